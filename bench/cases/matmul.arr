@@ -1,0 +1,13 @@
+# title: a @ b, f64 n×n
+# sizes: n=1000 | n=2000 | n=3000
+# quick: n=200
+# reps: 5
+# target: 1.25
+a = rand([n, n])
+b = rand([n, n])
+for r in range(reps) {
+    t = clock()
+    c = a @ b
+    sync()
+    print("@time", clock() - t)
+}

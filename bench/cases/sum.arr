@@ -1,0 +1,12 @@
+# title: sum(x), f64
+# sizes: n=1e8
+# quick: n=1e5
+# reps: 7
+# target: 1.0
+x = rand(n)
+for r in range(reps) {
+    t = clock()
+    s = sum(x)
+    sync()
+    print("@time", clock() - t)
+}

@@ -1,0 +1,195 @@
+//! `x[...]` and `x[...] = v`: basic indices make views; a bool mask or an i64 index array
+//! (one advanced index, the only subscript) makes a copy when read and writes through when stored.
+
+use super::dtype::DType;
+use super::layout::{normalize_index, shape_text, AxisIndex};
+use super::ops::{self, Operand};
+use super::{Array, Scalar};
+use crate::device::cpu::CpuElement;
+use crate::error::{index_error, Result};
+use crate::with_dtype;
+
+/// One subscript as the interpreter evaluated it.
+#[derive(Clone, Debug)]
+pub enum Subscript {
+    Basic(AxisIndex),
+    Array(Array),
+}
+
+/// What an index reads: a host scalar when every axis got a position, else an array.
+pub enum Selection {
+    Scalar(Scalar),
+    Array(Array),
+}
+
+fn basic_indices(subscripts: &[Subscript]) -> Option<Vec<AxisIndex>> {
+    subscripts
+        .iter()
+        .map(|s| match s {
+            Subscript::Basic(b) => Some(*b),
+            Subscript::Array(_) => None,
+        })
+        .collect()
+}
+
+fn single_advanced(subscripts: &[Subscript]) -> Result<&Array> {
+    match subscripts {
+        [Subscript::Array(index)] => Ok(index),
+        _ => Err(index_error(
+            "an index array (bool mask or i64 positions) must be the only subscript",
+        )),
+    }
+}
+
+pub fn get(a: &Array, subscripts: &[Subscript]) -> Result<Selection> {
+    if let Some(basic) = basic_indices(subscripts) {
+        let layout = a.layout().index(&basic)?;
+        let all_positions = basic.len() == a.ndim() && basic.iter().all(|b| matches!(b, AxisIndex::At(_)));
+        if all_positions {
+            let view = a.with_layout(layout);
+            return Ok(Selection::Scalar(view.element(&[])));
+        }
+        return Ok(Selection::Array(a.with_layout(layout)));
+    }
+    let index = single_advanced(subscripts)?;
+    if index.device() != a.device() {
+        return Err(ops::device_mismatch(a, index));
+    }
+    Ok(Selection::Array(match index.dtype() {
+        DType::Bool => masked(a, index)?,
+        DType::I64 => gathered(a, index)?,
+        other => {
+            return Err(index_error(format!(
+                "arrays used as indices must be of integer or bool type, not {other}"
+            )))
+        }
+    }))
+}
+
+/// Positions (in C order) of the elements a mask selects, checked against the array's shape.
+fn mask_positions(a: &Array, mask: &Array) -> Result<(Vec<usize>, usize)> {
+    let k = mask.ndim();
+    if k == 0 || k > a.ndim() || mask.shape() != &a.shape()[..k] {
+        return Err(index_error(format!(
+            "boolean index did not match indexed array: array is {}, mask is {}",
+            shape_text(a.shape()),
+            shape_text(mask.shape())
+        )));
+    }
+    let chosen: Vec<usize> = mask
+        .to_vec::<bool>()
+        .iter()
+        .enumerate()
+        .filter(|(_, &keep)| keep)
+        .map(|(i, _)| i)
+        .collect();
+    Ok((chosen, a.shape()[k..].iter().product()))
+}
+
+/// Element positions (C order) of each gathered row, with negative indices resolved.
+fn gather_rows(a: &Array, index: &Array) -> Result<Vec<usize>> {
+    if a.ndim() == 0 {
+        return Err(index_error("a 0-d array cannot be indexed with an array"));
+    }
+    let len = a.shape()[0];
+    index
+        .to_vec::<i64>()
+        .into_iter()
+        .map(|i| normalize_index(i, len, 0))
+        .collect()
+}
+
+fn take_rows<T: CpuElement>(a: &Array, rows: &[usize], row_size: usize, shape: Vec<usize>) -> Array {
+    let flat = if a.layout().is_contiguous() { a.clone() } else { a.copy() };
+    let data = flat.with_view::<T, _>(|v| {
+        let slice = v.to_slice().expect("contiguous");
+        let mut out = Vec::with_capacity(rows.len() * row_size);
+        for &r in rows {
+            out.extend_from_slice(&slice[r * row_size..(r + 1) * row_size]);
+        }
+        out
+    });
+    Array::from_vec(data, shape)
+}
+
+fn masked(a: &Array, mask: &Array) -> Result<Array> {
+    let (rows, row_size) = mask_positions(a, mask)?;
+    let mut shape = vec![rows.len()];
+    shape.extend_from_slice(&a.shape()[mask.ndim()..]);
+    Ok(with_dtype!(a.dtype(), T => take_rows::<T>(a, &rows, row_size, shape)))
+}
+
+fn gathered(a: &Array, index: &Array) -> Result<Array> {
+    let rows = gather_rows(a, index)?;
+    let row_size = a.shape()[1..].iter().product();
+    let mut shape = index.shape().to_vec();
+    shape.extend_from_slice(&a.shape()[1..]);
+    Ok(with_dtype!(a.dtype(), T => take_rows::<T>(a, &rows, row_size, shape)))
+}
+
+/// `a[subscripts] = value`, broadcasting `value` and converting it to `a`'s dtype.
+pub fn set(a: &Array, subscripts: &[Subscript], value: Operand) -> Result<()> {
+    if let Some(basic) = basic_indices(subscripts) {
+        let view = a.with_layout(a.layout().index(&basic)?);
+        if let Operand::Array(v) = value {
+            let fits = super::layout::broadcast_shapes(v.shape(), view.shape())
+                .map(|s| s == view.shape())
+                .unwrap_or(false);
+            if !fits {
+                return Err(crate::error::shape_error(format!(
+                    "could not broadcast input array from shape {} into shape {}",
+                    shape_text(v.shape()),
+                    shape_text(view.shape())
+                )));
+            }
+        }
+        return ops::assign(&view, value);
+    }
+    let index = single_advanced(subscripts)?;
+    let (rows, row_size) = match index.dtype() {
+        DType::Bool => mask_positions(a, index)?,
+        DType::I64 => (gather_rows(a, index)?, a.shape()[1..].iter().product()),
+        other => {
+            return Err(index_error(format!(
+                "arrays used as indices must be of integer or bool type, not {other}"
+            )))
+        }
+    };
+    let values: Array = match value {
+        Operand::Scalar(s) => Array::full(&[rows.len() * row_size], s, a.dtype(), a.device())?,
+        Operand::Array(v) => {
+            let wanted = [rows.len() * row_size];
+            if v.size() == 1 {
+                Array::full(&wanted, v.item()?, a.dtype(), a.device())?
+            } else if v.size() == wanted[0] {
+                super::shape::ravel(v)
+            } else if row_size > 0 && v.size() == row_size {
+                let row = super::shape::ravel(v);
+                let tiled: Vec<Array> = (0..rows.len()).map(|_| row.clone()).collect();
+                match tiled.is_empty() {
+                    true => Array::full(&[0], Scalar::Int(0), a.dtype(), a.device())?,
+                    false => super::shape::concatenate(&tiled, 0)?,
+                }
+            } else {
+                return Err(crate::error::shape_error(format!(
+                    "cannot assign {} values to the {} elements selected",
+                    v.size(),
+                    wanted[0]
+                )));
+            }
+        }
+    };
+    if !a.layout().is_contiguous() {
+        return Err(index_error("assignment through an index array needs a contiguous array; copy it first"));
+    }
+    with_dtype!(a.dtype(), T => {
+        let source: Vec<T> = values.to_vec::<T>();
+        a.with_view_mut::<T, _>(|mut target| {
+            let slice = target.as_slice_mut().expect("contiguous");
+            for (k, &r) in rows.iter().enumerate() {
+                slice[r * row_size..(r + 1) * row_size].copy_from_slice(&source[k * row_size..(k + 1) * row_size]);
+            }
+        });
+    });
+    Ok(())
+}

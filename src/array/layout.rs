@@ -1,0 +1,268 @@
+//! Shape, strides (in elements, possibly negative or zero) and offset of an array over its buffer.
+//! Slicing, transposing and broadcasting only make new layouts; no element moves.
+
+use crate::error::{index_error, shape_error, Result};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub shape: Vec<usize>,
+    pub strides: Vec<isize>,
+    pub offset: usize,
+}
+
+impl Layout {
+    /// C-order layout of a fresh buffer.
+    pub fn contiguous(shape: &[usize]) -> Layout {
+        let mut strides = vec![0isize; shape.len()];
+        let mut step = 1isize;
+        for (stride, &n) in strides.iter_mut().zip(shape).rev() {
+            *stride = step;
+            step *= n.max(1) as isize;
+        }
+        Layout {
+            shape: shape.to_vec(),
+            strides,
+            offset: 0,
+        }
+    }
+
+    pub fn size(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    pub fn ndim(&self) -> usize {
+        self.shape.len()
+    }
+
+    pub fn is_contiguous(&self) -> bool {
+        self.offset == 0 && *self == Layout::contiguous(&self.shape) || self.size() <= 1 && self.offset == 0
+    }
+
+    /// The smallest buffer offset this layout reads.
+    pub fn lowest_offset(&self) -> usize {
+        if self.size() == 0 {
+            return self.offset;
+        }
+        let low: isize = self
+            .shape
+            .iter()
+            .zip(&self.strides)
+            .filter(|(_, &s)| s < 0)
+            .map(|(&n, &s)| s * (n as isize - 1))
+            .sum();
+        (self.offset as isize + low) as usize
+    }
+
+    /// Buffer offset of one element.
+    pub fn element_offset(&self, index: &[usize]) -> usize {
+        let delta: isize = index
+            .iter()
+            .zip(&self.strides)
+            .map(|(&i, &s)| i as isize * s)
+            .sum();
+        (self.offset as isize + delta) as usize
+    }
+
+    pub fn transposed(&self) -> Layout {
+        Layout {
+            shape: self.shape.iter().rev().copied().collect(),
+            strides: self.strides.iter().rev().copied().collect(),
+            offset: self.offset,
+        }
+    }
+
+    /// This layout seen with `shape` by NumPy's broadcasting rules (stride 0 on stretched axes).
+    pub fn broadcast_to(&self, shape: &[usize]) -> Result<Layout> {
+        let extra = shape.len().checked_sub(self.ndim()).ok_or_else(|| {
+            shape_error(format!(
+                "cannot broadcast shape {} to {}",
+                shape_text(&self.shape),
+                shape_text(shape)
+            ))
+        })?;
+        let mut strides = vec![0isize; shape.len()];
+        for (axis, (&n, &s)) in self.shape.iter().zip(&self.strides).enumerate() {
+            let target = shape[axis + extra];
+            strides[axis + extra] = if n == target {
+                s
+            } else if n == 1 {
+                0
+            } else {
+                return Err(shape_error(format!(
+                    "cannot broadcast shape {} to {}",
+                    shape_text(&self.shape),
+                    shape_text(shape)
+                )));
+            };
+        }
+        Ok(Layout {
+            shape: shape.to_vec(),
+            strides,
+            offset: self.offset,
+        })
+    }
+}
+
+/// The common shape of two operands (NumPy broadcasting).
+pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
+    let n = a.len().max(b.len());
+    let mut out = vec![0; n];
+    for i in 0..n {
+        let x = if i + a.len() >= n { a[i + a.len() - n] } else { 1 };
+        let y = if i + b.len() >= n { b[i + b.len() - n] } else { 1 };
+        out[i] = match (x, y) {
+            (x, y) if x == y => x,
+            (1, y) => y,
+            (x, 1) => x,
+            _ => {
+                return Err(shape_error(format!(
+                    "operands could not be broadcast together with shapes {} {}",
+                    shape_text(a),
+                    shape_text(b)
+                )))
+            }
+        };
+    }
+    Ok(out)
+}
+
+/// Python's tuple spelling of a shape: `(3,)`, `(2, 3)`, `()`.
+pub fn shape_text(shape: &[usize]) -> String {
+    match shape {
+        [n] => format!("({n},)"),
+        _ => format!(
+            "({})",
+            shape
+                .iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// One resolved subscript of a basic index.
+#[derive(Clone, Copy, Debug)]
+pub enum AxisIndex {
+    /// A single position (the axis disappears); may be negative, checked against the length.
+    At(i64),
+    /// `start:stop:step` with Python's optional parts.
+    Range {
+        start: Option<i64>,
+        stop: Option<i64>,
+        step: Option<i64>,
+    },
+}
+
+/// Python's `slice.indices`: the first index, the step and the number of elements.
+pub fn slice_indices(
+    len: usize,
+    start: Option<i64>,
+    stop: Option<i64>,
+    step: Option<i64>,
+) -> Result<(i64, i64, usize)> {
+    let step = step.unwrap_or(1);
+    if step == 0 {
+        return Err(crate::error::value_error("slice step cannot be zero"));
+    }
+    let len = len as i64;
+    let clamp = |v: i64, lo: i64, hi: i64| v.max(lo).min(hi);
+    let norm = |v: i64| if v < 0 { v + len } else { v };
+    let (start, stop) = if step > 0 {
+        (
+            start.map_or(0, |s| clamp(norm(s), 0, len)),
+            stop.map_or(len, |s| clamp(norm(s), 0, len)),
+        )
+    } else {
+        (
+            start.map_or(len - 1, |s| clamp(norm(s), -1, len - 1)),
+            stop.map_or(-1, |s| clamp(norm(s), -1, len - 1)),
+        )
+    };
+    let count = if step > 0 {
+        ((stop - start).max(0) + step - 1) / step
+    } else {
+        ((start - stop).max(0) + (-step) - 1) / (-step)
+    };
+    Ok((start, step, count as usize))
+}
+
+/// A position on an axis of length `len`, negative counting from the end; out of range is an error.
+pub fn normalize_index(index: i64, len: usize, axis: usize) -> Result<usize> {
+    let n = len as i64;
+    let i = if index < 0 { index + n } else { index };
+    if i < 0 || i >= n {
+        return Err(index_error(format!(
+            "index {index} is out of bounds for axis {axis} with size {len}"
+        )));
+    }
+    Ok(i as usize)
+}
+
+impl Layout {
+    /// The view selected by a basic index (positions and slices; missing trailing axes are `:`).
+    pub fn index(&self, subscripts: &[AxisIndex]) -> Result<Layout> {
+        if subscripts.len() > self.ndim() {
+            return Err(index_error(format!(
+                "too many indices for array: array is {}-dimensional, but {} were indexed",
+                self.ndim(),
+                subscripts.len()
+            )));
+        }
+        let mut out = Layout {
+            shape: Vec::new(),
+            strides: Vec::new(),
+            offset: self.offset,
+        };
+        let mut offset = self.offset as isize;
+        for (axis, (&len, &stride)) in self.shape.iter().zip(&self.strides).enumerate() {
+            match subscripts.get(axis) {
+                Some(AxisIndex::At(i)) => {
+                    offset += normalize_index(*i, len, axis)? as isize * stride;
+                }
+                Some(AxisIndex::Range { start, stop, step }) => {
+                    let (first, step, count) = slice_indices(len, *start, *stop, *step)?;
+                    if count > 0 {
+                        offset += first as isize * stride;
+                    }
+                    out.shape.push(count);
+                    out.strides.push(stride * step as isize);
+                }
+                None => {
+                    out.shape.push(len);
+                    out.strides.push(stride);
+                }
+            }
+        }
+        out.offset = offset as usize;
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slices_follow_python() {
+        assert_eq!(slice_indices(5, None, None, Some(-1)).unwrap(), (4, -1, 5));
+        assert_eq!(slice_indices(5, Some(1), Some(3), None).unwrap(), (1, 1, 2));
+        assert_eq!(slice_indices(5, Some(-2), None, None).unwrap(), (3, 1, 2));
+        assert_eq!(slice_indices(5, Some(10), None, None).unwrap(), (5, 1, 0));
+        assert_eq!(slice_indices(5, None, None, Some(2)).unwrap(), (0, 2, 3));
+    }
+
+    #[test]
+    fn broadcasting_stretches_ones() {
+        assert_eq!(broadcast_shapes(&[3, 1], &[4]).unwrap(), vec![3, 4]);
+        assert!(broadcast_shapes(&[3], &[4]).is_err());
+        let l = Layout::contiguous(&[3, 1]).broadcast_to(&[2, 3, 4]).unwrap();
+        assert_eq!(l.strides, vec![0, 1, 0]);
+    }
+
+    #[test]
+    fn reversed_slice_starts_at_the_end() {
+        let l = Layout::contiguous(&[5]).index(&[AxisIndex::Range { start: None, stop: None, step: Some(-1) }]).unwrap();
+        assert_eq!((l.offset, l.strides[0], l.lowest_offset()), (4, -1, 0));
+    }
+}

@@ -1,0 +1,114 @@
+//! Matrix products and the image filter, with NumPy's shape rules.
+
+use ndarray::{Ix1, Ix2};
+
+use super::dtype::DType;
+use super::layout::shape_text;
+use super::ops::device_mismatch;
+use super::Array;
+use crate::device::cpu::linalg::{self as cpu_linalg, LinalgElement};
+use crate::device::cpu::{self, conv};
+use crate::error::{shape_error, type_error, Result};
+
+fn check_devices(a: &Array, b: &Array) -> Result<()> {
+    if a.device() != b.device() {
+        return Err(device_mismatch(a, b));
+    }
+    Ok(())
+}
+
+/// `a @ b`: 1-d·1-d (a 0-d array), 2-d·2-d, 2-d·1-d and 1-d·2-d.
+pub fn matmul(a: &Array, b: &Array) -> Result<Array> {
+    check_devices(a, b)?;
+    let dtype = match a.dtype().promote(b.dtype()) {
+        DType::Bool => DType::I64,
+        d => d,
+    };
+    match dtype {
+        DType::F64 => matmul_typed::<f64>(a, b),
+        DType::F32 => matmul_typed::<f32>(a, b),
+        _ => matmul_typed::<i64>(a, b),
+    }
+}
+
+fn mismatch(a: &Array, b: &Array) -> crate::error::Error {
+    shape_error(format!(
+        "matmul: shapes {} and {} are not aligned",
+        shape_text(a.shape()),
+        shape_text(b.shape())
+    ))
+}
+
+fn matmul_typed<T: LinalgElement + cpu::CpuElement>(a: &Array, b: &Array) -> Result<Array> {
+    let fail = |_| mismatch(a, b);
+    a.with_view_as::<T, _>(|av| {
+        b.with_view_as::<T, _>(|bv| match (av.ndim(), bv.ndim()) {
+            (1, 1) => {
+                let x = av.into_dimensionality::<Ix1>().unwrap();
+                let y = bv.into_dimensionality::<Ix1>().unwrap();
+                let d = cpu_linalg::dot(x, y).map_err(fail)?;
+                Ok(Array::from_vec(vec![d], vec![]))
+            }
+            (2, 2) => {
+                let m = cpu_linalg::matmul(av.into_dimensionality::<Ix2>().unwrap(), bv.into_dimensionality::<Ix2>().unwrap())
+                    .map_err(fail)?;
+                Ok(Array::from_ndarray(m.into_dyn()))
+            }
+            (2, 1) => {
+                let v = cpu_linalg::matvec(av.into_dimensionality::<Ix2>().unwrap(), bv.into_dimensionality::<Ix1>().unwrap())
+                    .map_err(fail)?;
+                Ok(Array::from_ndarray(v.into_dyn()))
+            }
+            (1, 2) => {
+                let v = cpu_linalg::vecmat(av.into_dimensionality::<Ix1>().unwrap(), bv.into_dimensionality::<Ix2>().unwrap())
+                    .map_err(fail)?;
+                Ok(Array::from_ndarray(v.into_dyn()))
+            }
+            _ => Err(type_error(format!(
+                "matmul takes 1-d and 2-d arrays, not {} and {}",
+                shape_text(a.shape()),
+                shape_text(b.shape())
+            ))),
+        })
+    })
+}
+
+/// `outer(a, b)[i, j] = a[i] * b[j]` over the flattened inputs.
+pub fn outer(a: &Array, b: &Array) -> Result<Array> {
+    check_devices(a, b)?;
+    let column = super::shape::reshape(a, &[-1, 1])?;
+    let row = super::shape::reshape(b, &[1, -1])?;
+    super::ops::binary(
+        crate::syntax::ast::BinOp::Mul,
+        super::ops::Operand::Array(&column),
+        super::ops::Operand::Array(&row),
+    )
+}
+
+/// 2-d "same" correlation with zero padding (the documents' image filter).
+pub fn conv2d(image: &Array, kernel: &Array) -> Result<Array> {
+    check_devices(image, kernel)?;
+    if image.ndim() != 2 || kernel.ndim() != 2 {
+        return Err(shape_error(format!(
+            "conv2d takes a 2-d image and a 2-d kernel, not {} and {}",
+            shape_text(image.shape()),
+            shape_text(kernel.shape())
+        )));
+    }
+    let as2 = |v: ndarray::ArrayViewD<'_, f64>| v.into_dimensionality::<Ix2>().unwrap().to_owned();
+    match image.dtype().promote(kernel.dtype()) {
+        DType::F32 => {
+            let out = image.with_view_as::<f32, _>(|i| {
+                kernel.with_view_as::<f32, _>(|k| {
+                    conv::conv2d(i.into_dimensionality::<Ix2>().unwrap(), k.into_dimensionality::<Ix2>().unwrap())
+                })
+            });
+            Ok(Array::from_ndarray(out.into_dyn()))
+        }
+        _ => {
+            let i = image.with_view_as::<f64, _>(as2);
+            let k = kernel.with_view_as::<f64, _>(as2);
+            Ok(Array::from_ndarray(conv::conv2d(i.view(), k.view()).into_dyn()))
+        }
+    }
+}

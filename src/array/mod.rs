@@ -1,0 +1,286 @@
+//! `Array`: a dtype, a layout and storage on one device. This layer knows NumPy's rules
+//! (broadcasting, promotion, indexing, printing) and hands the element work to `crate::device`.
+
+pub mod dtype;
+pub mod format;
+pub mod index;
+pub mod layout;
+pub mod linalg;
+pub mod ops;
+pub mod reduce;
+pub mod shape;
+
+use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD};
+
+use crate::device::cpu::{self, CpuBuffer, CpuElement};
+use crate::device::gpu::{self, GpuBuffer};
+use crate::device::Device;
+use crate::error::{memory_error, value_error, Result};
+use crate::with_dtype;
+use dtype::{DType, Element};
+use layout::Layout;
+
+/// A host scalar: what a full reduction or an element read returns, and what travels to kernels
+/// as an argument. Host scalars are "weak" in promotion: `f32_array * 2.5` stays f32.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scalar {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+}
+
+impl Scalar {
+    pub fn of<T: Element>(x: T) -> Scalar {
+        match T::DTYPE {
+            DType::Bool => Scalar::Bool(x.to_bool()),
+            DType::I64 => Scalar::Int(x.to_i64()),
+            _ => Scalar::Float(x.to_f64()),
+        }
+    }
+
+    pub fn cast<T: Element>(self) -> T {
+        match self {
+            Scalar::Bool(b) => T::from_bool(b),
+            Scalar::Int(i) => T::from_i64(i),
+            Scalar::Float(f) => T::from_f64(f),
+        }
+    }
+
+    pub fn as_f64(self) -> f64 {
+        self.cast()
+    }
+
+    /// The dtype an array made from this scalar alone gets.
+    pub fn dtype(self) -> DType {
+        match self {
+            Scalar::Bool(_) => DType::Bool,
+            Scalar::Int(_) => DType::I64,
+            Scalar::Float(_) => DType::F64,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum Storage {
+    Cpu(CpuBuffer),
+    Gpu(GpuBuffer),
+}
+
+/// An n-d array. Cloning shares the buffer: clones and slices are views of the same elements.
+#[derive(Clone, Debug)]
+pub struct Array {
+    layout: Layout,
+    storage: Storage,
+}
+
+/// Refuses allocations the machine cannot hold before trying, so they are errors, not aborts.
+fn check_allocation(elements: usize, dtype: DType) -> Result<()> {
+    const LIMIT_BYTES: u128 = 1 << 46;
+    let bytes = elements as u128 * dtype.size() as u128;
+    if bytes > LIMIT_BYTES || elements > isize::MAX as usize / 16 {
+        return Err(memory_error(format!(
+            "cannot allocate {} for an array of {} {} elements",
+            human_bytes(bytes as f64),
+            elements,
+            dtype
+        )));
+    }
+    Ok(())
+}
+
+pub fn human_bytes(bytes: f64) -> String {
+    const UNITS: [&str; 5] = ["B", "KB", "MB", "GB", "TB"];
+    let mut value = bytes;
+    let mut unit = 0;
+    while value >= 1000.0 && unit < UNITS.len() - 1 {
+        value /= 1000.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{} B", bytes as u64)
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+/// Element count of a shape, or an error when it overflows.
+pub fn shape_size(shape: &[usize]) -> Result<usize> {
+    shape
+        .iter()
+        .try_fold(1usize, |acc, &n| acc.checked_mul(n))
+        .ok_or_else(|| memory_error("array is too big: its element count overflows"))
+}
+
+impl Array {
+    /// A cpu array owning `data` laid out in C order with `shape`.
+    pub fn from_vec<T: CpuElement>(data: Vec<T>, shape: Vec<usize>) -> Array {
+        debug_assert_eq!(data.len(), shape.iter().product::<usize>());
+        Array {
+            layout: Layout::contiguous(&shape),
+            storage: Storage::Cpu(T::wrap(data)),
+        }
+    }
+
+    pub fn from_ndarray<T: CpuElement>(array: ArrayD<T>) -> Array {
+        let shape = array.shape().to_vec();
+        Array::from_vec(cpu::into_c_order_vec(array), shape)
+    }
+
+    /// An array of `shape` filled with `value`, as `full` does: a fill, not a transfer.
+    pub fn full(shape: &[usize], value: Scalar, dtype: DType, device: Device) -> Result<Array> {
+        let size = shape_size(shape)?;
+        check_allocation(size, dtype)?;
+        match device {
+            Device::Cpu => Ok(with_dtype!(dtype, T => Array::from_vec(
+                filled_vec(size, value.cast::<T>()),
+                shape.to_vec()
+            ))),
+            Device::Gpu => gpu::availability().map(|_| unreachable!()),
+        }
+    }
+
+    pub fn scalar(value: Scalar, device: Device) -> Result<Array> {
+        Array::full(&[], value, value.dtype(), device)
+    }
+
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    pub fn storage(&self) -> &Storage {
+        &self.storage
+    }
+
+    /// The same elements seen through another layout of this buffer.
+    pub fn with_layout(&self, layout: Layout) -> Array {
+        Array {
+            layout,
+            storage: self.storage.clone(),
+        }
+    }
+
+    pub fn shape(&self) -> &[usize] {
+        &self.layout.shape
+    }
+
+    pub fn ndim(&self) -> usize {
+        self.layout.ndim()
+    }
+
+    pub fn size(&self) -> usize {
+        self.layout.size()
+    }
+
+    pub fn nbytes(&self) -> usize {
+        self.size() * self.dtype().size()
+    }
+
+    pub fn dtype(&self) -> DType {
+        match &self.storage {
+            Storage::Cpu(b) => b.dtype(),
+            Storage::Gpu(g) => match *g {},
+        }
+    }
+
+    pub fn device(&self) -> Device {
+        match &self.storage {
+            Storage::Cpu(_) => Device::Cpu,
+            Storage::Gpu(_) => Device::Gpu,
+        }
+    }
+
+    /// True when both arrays read one buffer (so an in-place write to one may change the other).
+    pub fn shares_buffer(&self, other: &Array) -> bool {
+        match (&self.storage, &other.storage) {
+            (Storage::Cpu(a), Storage::Cpu(b)) => a.same_buffer(b),
+            _ => false,
+        }
+    }
+
+    fn cpu_buffer(&self) -> &CpuBuffer {
+        match &self.storage {
+            Storage::Cpu(b) => b,
+            Storage::Gpu(g) => match *g {},
+        }
+    }
+
+    /// Runs `f` on an ndarray view of the elements; `T` must be this array's element type.
+    pub fn with_view<T: CpuElement, R>(&self, f: impl FnOnce(ArrayViewD<T>) -> R) -> R {
+        let buffer = T::buffer(self.cpu_buffer()).expect("with_view is called with the array's own dtype");
+        let data = buffer.borrow();
+        f(cpu::view(&data, &self.layout))
+    }
+
+    /// Runs `f` on a writable view; `T` must be this array's element type.
+    pub fn with_view_mut<T: CpuElement, R>(&self, f: impl FnOnce(ArrayViewMutD<T>) -> R) -> R {
+        let buffer = T::buffer(self.cpu_buffer()).expect("with_view_mut is called with the array's own dtype");
+        let mut data = buffer.borrow_mut();
+        f(cpu::view_mut(&mut data, &self.layout))
+    }
+
+    /// Runs `f` on the elements as `T`: a view when the dtype matches, else a converted copy.
+    pub fn with_view_as<T: CpuElement, R>(&self, f: impl FnOnce(ArrayViewD<T>) -> R) -> R {
+        if self.dtype() == T::DTYPE {
+            return self.with_view(f);
+        }
+        let converted: ArrayD<T> =
+            with_dtype!(self.dtype(), S => self.with_view::<S, _>(|v| cpu::map(v, cpu::convert::<S, T>)));
+        f(converted.view())
+    }
+
+    /// The elements in C order as `T`.
+    pub fn to_vec<T: CpuElement>(&self) -> Vec<T> {
+        with_dtype!(self.dtype(), S => self.with_view::<S, _>(|v| cpu::to_vec_as::<S, T>(v)))
+    }
+
+    pub fn astype(&self, dtype: DType) -> Result<Array> {
+        check_allocation(self.size(), dtype)?;
+        Ok(with_dtype!(dtype, T => Array::from_vec(self.to_vec::<T>(), self.shape().to_vec())))
+    }
+
+    /// A fresh C-ordered copy on the same device.
+    pub fn copy(&self) -> Array {
+        with_dtype!(self.dtype(), T => Array::from_vec(self.to_vec::<T>(), self.shape().to_vec()))
+    }
+
+    /// The single element of a size-1 array, read to the host.
+    pub fn item(&self) -> Result<Scalar> {
+        if self.size() != 1 {
+            return Err(value_error(format!(
+                "only size-1 arrays can be converted to a scalar (this one has {} elements)",
+                self.size()
+            )));
+        }
+        let index = vec![0; self.ndim()];
+        Ok(self.element(&index))
+    }
+
+    /// One element (indices already checked), read to the host.
+    pub fn element(&self, index: &[usize]) -> Scalar {
+        let offset = self.layout.element_offset(index);
+        with_dtype!(self.dtype(), T => {
+            let buffer = T::buffer(self.cpu_buffer()).expect("dtype matches its buffer");
+            let value = buffer.borrow()[offset];
+            Scalar::of(value)
+        })
+    }
+
+    /// A copy on `device`: one counted transfer when the device changes.
+    pub fn to_device(&self, device: Device) -> Result<Array> {
+        match (self.device(), device) {
+            (Device::Cpu, Device::Cpu) => Ok(self.clone()),
+            (_, Device::Gpu) | (Device::Gpu, _) => gpu::availability().map(|_| unreachable!()),
+        }
+    }
+}
+
+fn filled_vec<T: Copy + Send + Sync>(size: usize, value: T) -> Vec<T> {
+    use rayon::prelude::*;
+    if size >= cpu::PARALLEL_THRESHOLD {
+        let mut data = Vec::with_capacity(size);
+        (0..size).into_par_iter().map(|_| value).collect_into_vec(&mut data);
+        data
+    } else {
+        vec![value; size]
+    }
+}

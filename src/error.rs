@@ -1,0 +1,221 @@
+//! Errors are values: a kind, a message and, when the error comes from source text, a span.
+//! `render` turns one into `file:line:col: error: message`, the source line and a caret.
+
+use std::fmt;
+use std::rc::Rc;
+
+use colored::Colorize;
+
+/// A byte range in one of the session's sources.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Span {
+    pub source: u32,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(source: u32, start: usize, end: usize) -> Span {
+        Span {
+            source,
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+
+    pub fn to(self, other: Span) -> Span {
+        Span {
+            source: self.source,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    Syntax,
+    Name,
+    Type,
+    Value,
+    Shape,
+    Index,
+    Device,
+    ZeroDivision,
+    Overflow,
+    Memory,
+    Recursion,
+    Io,
+    Assertion,
+    Command,
+    Interrupted,
+}
+
+impl ErrorKind {
+    pub fn label(self) -> &'static str {
+        match self {
+            ErrorKind::Syntax => "syntax error",
+            ErrorKind::Name => "name error",
+            ErrorKind::Type => "type error",
+            ErrorKind::Value => "value error",
+            ErrorKind::Shape => "shape error",
+            ErrorKind::Index => "index error",
+            ErrorKind::Device => "device error",
+            ErrorKind::ZeroDivision => "division by zero",
+            ErrorKind::Overflow => "overflow",
+            ErrorKind::Memory => "out of memory",
+            ErrorKind::Recursion => "recursion error",
+            ErrorKind::Io => "file error",
+            ErrorKind::Assertion => "assertion failed",
+            ErrorKind::Command => "command error",
+            ErrorKind::Interrupted => "interrupted",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Error {
+    pub kind: ErrorKind,
+    pub message: String,
+    pub span: Option<Span>,
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+impl Error {
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
+        Error {
+            kind,
+            message: message.into(),
+            span: None,
+        }
+    }
+
+    /// Attaches a position unless a more precise one is already there.
+    pub fn at(mut self, span: Span) -> Error {
+        if self.span.is_none() {
+            self.span = Some(span);
+        }
+        self
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.message)
+    }
+}
+
+macro_rules! error_constructors {
+    ($($fn_name:ident => $kind:ident),* $(,)?) => {
+        $(
+            pub fn $fn_name(message: impl Into<String>) -> Error {
+                Error::new(ErrorKind::$kind, message)
+            }
+        )*
+    };
+}
+
+error_constructors! {
+    type_error => Type,
+    value_error => Value,
+    shape_error => Shape,
+    index_error => Index,
+    device_error => Device,
+    name_error => Name,
+    io_error => Io,
+    command_error => Command,
+    overflow_error => Overflow,
+    memory_error => Memory,
+}
+
+/// One piece of source text the session has seen: a file, `-e` code, stdin or a REPL line.
+#[derive(Debug)]
+pub struct Source {
+    pub name: String,
+    pub text: Rc<str>,
+}
+
+#[derive(Debug, Default)]
+pub struct SourceMap {
+    sources: Vec<Source>,
+}
+
+impl SourceMap {
+    pub fn add(&mut self, name: impl Into<String>, text: &str) -> u32 {
+        self.sources.push(Source {
+            name: name.into(),
+            text: text.into(),
+        });
+        (self.sources.len() - 1) as u32
+    }
+
+    pub fn get(&self, id: u32) -> Option<&Source> {
+        self.sources.get(id as usize)
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, span: Span) -> Option<(usize, usize)> {
+        let source = self.get(span.source)?;
+        let start = (span.start as usize).min(source.text.len());
+        let before = &source.text[..floor_char_boundary(&source.text, start)];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let col = before[line_start..].chars().count() + 1;
+        Some((line, col))
+    }
+
+    /// The source text a span covers (used by reports that quote a line).
+    pub fn line_text(&self, source: u32, line: usize) -> Option<&str> {
+        self.get(source)?.text.lines().nth(line.checked_sub(1)?)
+    }
+
+    pub fn render(&self, error: &Error, color: bool) -> String {
+        let heading = |s: &str| {
+            if color {
+                s.red().bold().to_string()
+            } else {
+                s.to_string()
+            }
+        };
+        let label = format!("error: {}", error.message);
+        let Some(span) = error.span else {
+            return heading(&label);
+        };
+        let (Some(source), Some((line, col))) = (self.get(span.source), self.line_col(span)) else {
+            return heading(&label);
+        };
+        let line_text = source.text.lines().nth(line - 1).unwrap_or("");
+        let line_chars = line_text.chars().count();
+        let span_chars = source
+            .text
+            .get(span.start as usize..span.end as usize)
+            .map_or(1, |s| s.lines().next().unwrap_or("").chars().count())
+            .clamp(1, (line_chars + 1).saturating_sub(col - 1).max(1));
+        let gutter = format!("{line} | ");
+        let caret = format!(
+            "{}{}",
+            " ".repeat(gutter.len() + col - 1),
+            "^".repeat(span_chars)
+        );
+        format!(
+            "{}: {}\n{}{}\n{}",
+            format_args!("{}:{}:{}", source.name, line, col),
+            heading(&label),
+            gutter,
+            line_text,
+            if color {
+                caret.red().bold().to_string()
+            } else {
+                caret
+            }
+        )
+    }
+}
+
+fn floor_char_boundary(s: &str, mut index: usize) -> usize {
+    while index > 0 && !s.is_char_boundary(index) {
+        index -= 1;
+    }
+    index
+}

@@ -1,0 +1,203 @@
+//! Conversions between interpreter values and what the array layer takes: operands, arrays from
+//! literals, truth values, indices, attributes.
+
+use std::rc::Rc;
+
+use crate::array::dtype::DType;
+use crate::array::ops::Operand;
+use crate::array::{Array, Scalar};
+use crate::device::Device;
+use crate::error::{type_error, value_error, Result};
+
+use super::value::Value;
+use super::Interpreter;
+
+/// An operand that owns its array, for the time of one operation.
+pub enum OwnedOperand {
+    Array(Rc<Array>),
+    Scalar(Scalar),
+}
+
+impl OwnedOperand {
+    pub fn as_operand(&self) -> Operand<'_> {
+        match self {
+            OwnedOperand::Array(a) => Operand::Array(a),
+            OwnedOperand::Scalar(s) => Operand::Scalar(*s),
+        }
+    }
+}
+
+pub fn operand(interp: &mut Interpreter, value: &Value) -> Result<OwnedOperand> {
+    match value {
+        Value::Array(a) => Ok(OwnedOperand::Array(a.clone())),
+        Value::List(_) | Value::Tuple(_) => Ok(OwnedOperand::Array(Rc::new(to_array(interp, value, None)?))),
+        other => other
+            .as_scalar()
+            .map(OwnedOperand::Scalar)
+            .ok_or_else(|| type_error(format!("expected a number or an array, got a {}", other.kind()))),
+    }
+}
+
+/// An array from any array-like value; lists and scalars are made on `device` (default: the session's).
+pub fn to_array(interp: &mut Interpreter, value: &Value, device: Option<Device>) -> Result<Array> {
+    let device = device.unwrap_or(interp.default_device);
+    match value {
+        Value::Array(a) => Ok((**a).clone()),
+        Value::List(items) | Value::Tuple(items) => {
+            if items.iter().any(|v| matches!(v, Value::Array(_))) {
+                return stack_arrays(items);
+            }
+            let (shape, data, dtype) = nested_numbers(items)?;
+            let host = host_array(&data, shape, dtype);
+            host.to_device(device)
+        }
+        other => match other.as_scalar() {
+            Some(s) => Array::scalar(s, device),
+            None => Err(type_error(format!("expected an array, got a {}", other.kind()))),
+        },
+    }
+}
+
+fn stack_arrays(items: &[Value]) -> Result<Array> {
+    let arrays = items
+        .iter()
+        .map(|v| match v {
+            Value::Array(a) => Ok((**a).clone()),
+            other => Err(type_error(format!(
+                "a list mixing arrays and a {} cannot become an array",
+                other.kind()
+            ))),
+        })
+        .collect::<Result<Vec<_>>>()?;
+    crate::array::shape::stack(&arrays, 0)
+}
+
+fn host_array(data: &[Scalar], shape: Vec<usize>, dtype: DType) -> Array {
+    crate::with_dtype!(dtype, T => Array::from_vec(data.iter().map(|s| s.cast::<T>()).collect(), shape))
+}
+
+/// Shape, elements (C order) and dtype of a nested list of numbers.
+fn nested_numbers(items: &[Value]) -> Result<(Vec<usize>, Vec<Scalar>, DType)> {
+    let mut data = Vec::new();
+    let mut dtype = DType::Bool;
+    let mut shape: Option<Vec<usize>> = None;
+    let mut saw_float = false;
+    let mut saw_int = false;
+    for item in items {
+        let (item_shape, item_data) = match item {
+            Value::List(inner) | Value::Tuple(inner) => {
+                let (s, d, t) = nested_numbers(inner)?;
+                dtype = dtype.max(t);
+                (s, d)
+            }
+            other => {
+                let s = other.as_scalar().ok_or_else(|| {
+                    type_error(format!("an array literal holds numbers and bools, not a {}", other.kind()))
+                })?;
+                match s {
+                    Scalar::Float(_) => saw_float = true,
+                    Scalar::Int(_) => saw_int = true,
+                    Scalar::Bool(_) => {}
+                }
+                (vec![], vec![s])
+            }
+        };
+        match &shape {
+            None => shape = Some(item_shape),
+            Some(s) if *s != item_shape => {
+                return Err(value_error(
+                    "the list has an inhomogeneous shape: every row needs the same length",
+                ))
+            }
+            _ => {}
+        }
+        data.extend(item_data);
+    }
+    if saw_float {
+        dtype = dtype.max(DType::F64);
+    } else if saw_int {
+        dtype = dtype.max(DType::I64);
+    }
+    if items.is_empty() {
+        dtype = DType::F64;
+    }
+    let mut full_shape = vec![items.len()];
+    full_shape.extend(shape.unwrap_or_default());
+    Ok((full_shape, data, dtype))
+}
+
+/// `[ ... ]` in an expression: an array on the default device when it holds numbers (or arrays,
+/// which are stacked), else a host list.
+pub fn list_literal(interp: &mut Interpreter, values: Vec<Value>) -> Result<Value> {
+    fn numeric(v: &Value) -> bool {
+        match v {
+            Value::List(items) => items.iter().all(numeric),
+            Value::Array(_) => true,
+            other => other.as_scalar().is_some(),
+        }
+    }
+    if values.iter().all(numeric) {
+        let list = Value::List(Rc::new(values));
+        return Ok(Value::array(to_array(interp, &list, None)?));
+    }
+    Ok(Value::List(Rc::new(values)))
+}
+
+/// The truth of a condition: a host bool or number, or an array of one element.
+pub fn truth(value: &Value) -> Result<bool> {
+    Ok(match value {
+        Value::Bool(b) => *b,
+        Value::Int(i) => *i != 0,
+        Value::Float(f) => *f != 0.0,
+        Value::None => false,
+        Value::Str(s) => !s.is_empty(),
+        Value::List(items) | Value::Tuple(items) => !items.is_empty(),
+        Value::Array(a) => {
+            if a.size() != 1 {
+                return Err(value_error(format!(
+                    "the truth value of an array with {} elements is ambiguous; use any() or all()",
+                    a.size()
+                )));
+            }
+            a.item()?.as_f64() != 0.0
+        }
+        _ => true,
+    })
+}
+
+/// An integer index: an int or a bool; floats are refused, as NumPy refuses them.
+pub fn index_int(value: &Value) -> Result<i64> {
+    match value {
+        Value::Int(i) => Ok(*i),
+        Value::Bool(b) => Ok(*b as i64),
+        Value::Array(a) if a.ndim() == 0 && a.dtype() == DType::I64 => match a.item()? {
+            Scalar::Int(i) => Ok(i),
+            _ => unreachable!(),
+        },
+        other => Err(type_error(format!(
+            "indices must be integers, not a {}",
+            other.kind()
+        ))),
+    }
+}
+
+/// `.shape .dtype .device .ndim .size .nbytes .T`
+pub fn attribute(value: &Value, name: &str) -> Result<Value> {
+    let Value::Array(a) = value else {
+        return Err(type_error(format!("a {} has no attribute `{name}`", value.kind())));
+    };
+    Ok(match name {
+        "shape" => Value::Tuple(Rc::new(a.shape().iter().map(|&n| Value::Int(n as i64)).collect())),
+        "dtype" => Value::DType(a.dtype()),
+        "device" => Value::Device(a.device()),
+        "ndim" => Value::Int(a.ndim() as i64),
+        "size" => Value::Int(a.size() as i64),
+        "nbytes" => Value::Int(a.nbytes() as i64),
+        "T" => Value::array(crate::array::shape::transpose(a)),
+        _ => {
+            return Err(type_error(format!(
+                "an array has no attribute `{name}` (attributes: shape dtype device ndim size nbytes T)"
+            )))
+        }
+    })
+}

@@ -1,0 +1,674 @@
+//! The interpreter: runs statements, keeps the session's globals, calls functions, and asks the
+//! array layer for every numeric operation. It never knows which device does the work.
+
+pub mod builtins;
+mod commands;
+mod convert;
+mod host_ops;
+pub mod value;
+
+use std::cell::RefCell;
+use std::io::Write;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+
+use crate::array::index::{self, Selection};
+use crate::array::ops;
+use crate::array::Array;
+use crate::device::cpu::random::Rng;
+use crate::device::Device;
+use crate::error::{name_error, type_error, Error, ErrorKind, Result, SourceMap, Span};
+use crate::syntax::ast::*;
+use crate::syntax::{self, resolve};
+use builtins::Builtin;
+use value::{CellRef, Closure, Value};
+
+/// How deep user functions may call before the session stops the recursion.
+const MAX_CALL_DEPTH: usize = 1000;
+
+/// The storage of one running function.
+#[derive(Default)]
+struct Frame {
+    locals: Vec<Option<Value>>,
+    cells: Vec<CellRef>,
+    free: Vec<CellRef>,
+}
+
+/// What a statement tells the block that runs it.
+enum Flow {
+    Next,
+    Break,
+    Continue,
+    Return(Value),
+}
+
+/// What the shell asked the interpreter to do after a command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Request {
+    Continue,
+    Quit,
+}
+
+pub struct Interpreter {
+    pub sources: SourceMap,
+    globals: Vec<Option<Value>>,
+    global_names: Vec<Rc<str>>,
+    global_index: FxHashMap<Rc<str>, u32>,
+    builtin_for_global: Vec<Option<Value>>,
+    pub default_device: Device,
+    pub rng: Rng,
+    pub color: bool,
+    out: Box<dyn Write>,
+    depth: usize,
+    interrupt: Arc<AtomicBool>,
+    quit_requested: bool,
+}
+
+impl Interpreter {
+    pub fn new(out: Box<dyn Write>) -> Interpreter {
+        Interpreter {
+            sources: SourceMap::default(),
+            globals: Vec::new(),
+            global_names: Vec::new(),
+            global_index: FxHashMap::default(),
+            builtin_for_global: Vec::new(),
+            default_device: Device::Cpu,
+            rng: Rng::new_from_entropy(),
+            color: false,
+            out,
+            depth: 0,
+            interrupt: Arc::new(AtomicBool::new(false)),
+            quit_requested: false,
+        }
+    }
+
+    /// A flag that, when set (by a Ctrl-C handler), stops the running statement.
+    pub fn interrupt_flag(&self) -> Arc<AtomicBool> {
+        self.interrupt.clone()
+    }
+
+    pub fn quit_requested(&self) -> bool {
+        self.quit_requested
+    }
+
+    pub fn set_default_device(&mut self, device: Device) -> Result<()> {
+        if device == Device::Gpu {
+            crate::device::gpu::availability()?;
+        }
+        self.default_device = device;
+        Ok(())
+    }
+
+    pub fn flush(&mut self) {
+        let _ = self.out.flush();
+    }
+
+    pub fn write_out(&mut self, text: &str) {
+        let _ = self.out.write_all(text.as_bytes());
+    }
+
+    fn intern(&mut self, name: &str) -> u32 {
+        if let Some(&i) = self.global_index.get(name) {
+            return i;
+        }
+        let i = self.globals.len() as u32;
+        let name: Rc<str> = name.into();
+        self.globals.push(None);
+        self.builtin_for_global.push(builtins::lookup_value(&name));
+        self.global_names.push(name.clone());
+        self.global_index.insert(name, i);
+        i
+    }
+
+    /// Parses and resolves a source; its id is kept so errors can quote it later.
+    pub fn compile(&mut self, name: &str, text: &str) -> Result<Program> {
+        let id = self.sources.add(name, text);
+        let program = syntax::parse(text, id)?;
+        let mut intern = |n: &str| self.intern(n);
+        resolve::resolve(&program, &mut intern);
+        Ok(program)
+    }
+
+    /// Runs a whole source. With `echo`, top-level expression values are printed (the REPL).
+    pub fn run_source(&mut self, name: &str, text: &str, echo: bool) -> Result<()> {
+        let program = self.compile(name, text)?;
+        self.run_program(&program, echo)
+    }
+
+    pub fn run_program(&mut self, program: &Program, echo: bool) -> Result<()> {
+        self.interrupt.store(false, Ordering::Relaxed);
+        let mut frame = Frame::default();
+        for stmt in &program.body {
+            if self.quit_requested {
+                break;
+            }
+            match &stmt.kind {
+                StmtKind::Expr(e) if echo => {
+                    let v = self.eval(e, &mut frame)?;
+                    if !matches!(v, Value::None) {
+                        let text = v.to_repr();
+                        self.write_out(&text);
+                        self.write_out("\n");
+                    }
+                }
+                _ => match self.exec(stmt, &mut frame)? {
+                    Flow::Next => {}
+                    Flow::Return(_) => {
+                        return Err(Error::new(ErrorKind::Syntax, "`return` outside a function").at(stmt.span))
+                    }
+                    _ => {
+                        return Err(Error::new(ErrorKind::Syntax, "`break` or `continue` outside a loop")
+                            .at(stmt.span))
+                    }
+                },
+            }
+        }
+        self.flush();
+        Ok(())
+    }
+
+    /// User-visible global variables, in the order they were first named.
+    pub fn variables(&self) -> Vec<(Rc<str>, Value)> {
+        self.global_names
+            .iter()
+            .zip(&self.globals)
+            .filter_map(|(n, v)| v.clone().map(|v| (n.clone(), v)))
+            .collect()
+    }
+
+    /// A copy of the global table, to restore when a REPL line fails.
+    pub fn snapshot(&self) -> Vec<Option<Value>> {
+        self.globals.clone()
+    }
+
+    pub fn restore(&mut self, snapshot: Vec<Option<Value>>) {
+        let grown = self.globals.len();
+        self.globals = snapshot;
+        self.globals.resize(grown, None);
+    }
+
+    pub fn reset(&mut self) {
+        self.globals.iter_mut().for_each(|v| *v = None);
+    }
+
+    fn check_interrupt(&self) -> Result<()> {
+        if self.interrupt.load(Ordering::Relaxed) {
+            self.interrupt.store(false, Ordering::Relaxed);
+            return Err(Error::new(ErrorKind::Interrupted, "interrupted"));
+        }
+        Ok(())
+    }
+
+    fn exec_block(&mut self, block: &Block, frame: &mut Frame) -> Result<Flow> {
+        for stmt in block {
+            match self.exec(stmt, frame)? {
+                Flow::Next => {}
+                other => return Ok(other),
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    fn exec(&mut self, stmt: &Stmt, frame: &mut Frame) -> Result<Flow> {
+        match &stmt.kind {
+            StmtKind::Expr(e) => {
+                self.eval(e, frame)?;
+            }
+            StmtKind::Assign { target, op, value } => {
+                self.assign(target, *op, value, frame).map_err(|e| e.at(stmt.span))?
+            }
+            StmtKind::If {
+                branches,
+                otherwise,
+            } => {
+                for (cond, body) in branches {
+                    if self.truth(cond, frame)? {
+                        return self.exec_block(body, frame);
+                    }
+                }
+                if let Some(body) = otherwise {
+                    return self.exec_block(body, frame);
+                }
+            }
+            StmtKind::While { cond, body } => {
+                while self.truth(cond, frame)? {
+                    self.check_interrupt().map_err(|e| e.at(stmt.span))?;
+                    match self.exec_block(body, frame)? {
+                        Flow::Break => break,
+                        Flow::Return(v) => return Ok(Flow::Return(v)),
+                        _ => {}
+                    }
+                }
+            }
+            StmtKind::For { var, iter, body } => return self.exec_for(var, iter, body, frame, stmt.span),
+            StmtKind::FnDef { name, func } => {
+                let closure = self.make_closure(func, frame)?;
+                self.store(name, closure, frame);
+            }
+            StmtKind::Return(value) => {
+                let v = match value {
+                    Some(e) => self.eval(e, frame)?,
+                    None => Value::None,
+                };
+                return Ok(Flow::Return(v));
+            }
+            StmtKind::Break => return Ok(Flow::Break),
+            StmtKind::Continue => return Ok(Flow::Continue),
+            StmtKind::Command { name, args } => {
+                self.flush();
+                if commands::run(self, name, args).map_err(|e| e.at(stmt.span))? == Request::Quit {
+                    self.quit_requested = true;
+                }
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    fn exec_for(&mut self, var: &Name, iter: &Expr, body: &Block, frame: &mut Frame, span: Span) -> Result<Flow> {
+        let iterable = match &iter.kind {
+            ExprKind::List(items) => Value::List(Rc::new(
+                items.iter().map(|e| self.eval(e, frame)).collect::<Result<_>>()?,
+            )),
+            _ => self.eval(iter, frame)?,
+        };
+        let run_body = |this: &mut Interpreter, item: Value, frame: &mut Frame| -> Result<Option<Flow>> {
+            this.check_interrupt().map_err(|e| e.at(span))?;
+            this.store(var, item, frame);
+            Ok(match this.exec_block(body, frame)? {
+                Flow::Break => Some(Flow::Next),
+                Flow::Return(v) => Some(Flow::Return(v)),
+                _ => None,
+            })
+        };
+        match iterable {
+            Value::Range { start, stop, step } => {
+                let mut i = start;
+                while (step > 0 && i < stop) || (step < 0 && i > stop) {
+                    if let Some(flow) = run_body(self, Value::Int(i), frame)? {
+                        return Ok(flow);
+                    }
+                    i += step;
+                }
+            }
+            Value::List(items) | Value::Tuple(items) => {
+                for item in items.iter() {
+                    if let Some(flow) = run_body(self, item.clone(), frame)? {
+                        return Ok(flow);
+                    }
+                }
+            }
+            Value::Str(s) => {
+                for c in s.chars() {
+                    if let Some(flow) = run_body(self, Value::Str(c.to_string().into()), frame)? {
+                        return Ok(flow);
+                    }
+                }
+            }
+            Value::Array(a) => {
+                if a.ndim() == 0 {
+                    return Err(type_error("iteration over a 0-d array").at(iter.span));
+                }
+                for i in 0..a.shape()[0] {
+                    let item = self.index_value(&a, &[index::Subscript::Basic(crate::array::layout::AxisIndex::At(i as i64))])
+                        .map_err(|e| e.at(iter.span))?;
+                    if let Some(flow) = run_body(self, item, frame)? {
+                        return Ok(flow);
+                    }
+                }
+            }
+            other => {
+                return Err(type_error(format!("a {} cannot be iterated", other.kind())).at(iter.span));
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    fn truth(&mut self, cond: &Expr, frame: &mut Frame) -> Result<bool> {
+        let v = self.eval(cond, frame)?;
+        convert::truth(&v).map_err(|e| e.at(cond.span))
+    }
+
+    fn make_closure(&mut self, decl: &Rc<FnDecl>, frame: &mut Frame) -> Result<Value> {
+        let defaults = decl
+            .params
+            .iter()
+            .map(|p| p.default.as_ref().map(|e| self.eval(e, frame)).transpose())
+            .collect::<Result<Vec<_>>>()?;
+        let captured = decl
+            .captures
+            .borrow()
+            .iter()
+            .map(|c| match *c {
+                Capture::EnclosingCell(i) => frame.cells[i as usize].clone(),
+                Capture::EnclosingFree(i) => frame.free[i as usize].clone(),
+            })
+            .collect();
+        Ok(Value::Function(Rc::new(Closure {
+            decl: decl.clone(),
+            defaults,
+            captured,
+        })))
+    }
+
+    fn store(&mut self, name: &Name, value: Value, frame: &mut Frame) {
+        match name.slot.get() {
+            Slot::Global(i) => self.globals[i as usize] = Some(value),
+            Slot::Local(i) => frame.locals[i as usize] = Some(value),
+            Slot::Cell(i) => *frame.cells[i as usize].borrow_mut() = Some(value),
+            Slot::Free(i) => *frame.free[i as usize].borrow_mut() = Some(value),
+            Slot::Unresolved => unreachable!("every name is resolved before it runs"),
+        }
+    }
+
+    fn load(&self, name: &Name, frame: &Frame) -> Result<Value> {
+        let found = match name.slot.get() {
+            Slot::Global(i) => {
+                let i = i as usize;
+                match &self.globals[i] {
+                    Some(v) => return Ok(v.clone()),
+                    None => self.builtin_for_global[i].clone(),
+                }
+            }
+            Slot::Local(i) => frame.locals[i as usize].clone(),
+            Slot::Cell(i) => frame.cells[i as usize].borrow().clone(),
+            Slot::Free(i) => frame.free[i as usize].borrow().clone(),
+            Slot::Unresolved => unreachable!("every name is resolved before it runs"),
+        };
+        found.ok_or_else(|| {
+            let message = match name.slot.get() {
+                Slot::Global(_) => format!("name `{}` is not defined", name.text),
+                _ => format!("local variable `{}` is used before it is assigned", name.text),
+            };
+            name_error(message).at(name.span)
+        })
+    }
+
+    fn assign(&mut self, target: &Target, op: Option<BinOp>, value: &Expr, frame: &mut Frame) -> Result<()> {
+        let rhs = self.eval(value, frame)?;
+        match (&target.index, op) {
+            (None, None) => {
+                self.store(&target.name, rhs, frame);
+                Ok(())
+            }
+            (None, Some(op)) => {
+                let current = self.load(&target.name, frame)?;
+                if let Value::Array(a) = &current {
+                    if op != BinOp::Pow {
+                        let operand = convert::operand(self, &rhs)?;
+                        return ops::binary_in_place(op, a, operand.as_operand()).map_err(|e| e.at(value.span));
+                    }
+                }
+                let result = host_ops::binary(self, op, &current, &rhs).map_err(|e| e.at(value.span))?;
+                self.store(&target.name, result, frame);
+                Ok(())
+            }
+            (Some(subscripts), op) => {
+                let container = self.load(&target.name, frame)?;
+                let Value::Array(a) = container else {
+                    return Err(type_error(format!(
+                        "a {} does not support item assignment",
+                        container.kind()
+                    ))
+                    .at(target.name.span));
+                };
+                let subs = self.subscripts(subscripts, frame)?;
+                let new_value = match op {
+                    None => rhs,
+                    Some(op) => {
+                        let current = self.index_value(&a, &subs)?;
+                        host_ops::binary(self, op, &current, &rhs)?
+                    }
+                };
+                let operand = convert::operand(self, &new_value)?;
+                index::set(&a, &subs, operand.as_operand()).map_err(|e| e.at(target.span))
+            }
+        }
+    }
+
+    fn subscripts(&mut self, subs: &[Subscript], frame: &mut Frame) -> Result<Vec<index::Subscript>> {
+        use crate::array::layout::AxisIndex;
+        let mut out = Vec::with_capacity(subs.len());
+        for sub in subs {
+            out.push(match sub {
+                Subscript::Index(e) => {
+                    let v = self.eval(e, frame)?;
+                    match v {
+                        Value::Array(a) if a.ndim() > 0 || a.dtype() == crate::array::dtype::DType::Bool => {
+                            index::Subscript::Array((*a).clone())
+                        }
+                        Value::List(_) => {
+                            let a = convert::to_array(self, &v, None).map_err(|e2| e2.at(e.span))?;
+                            index::Subscript::Array(a)
+                        }
+                        other => index::Subscript::Basic(AxisIndex::At(convert::index_int(&other).map_err(|er| er.at(e.span))?)),
+                    }
+                }
+                Subscript::Slice { start, stop, step } => {
+                    let mut part = |p: &Option<Expr>| -> Result<Option<i64>> {
+                        match p {
+                            None => Ok(None),
+                            Some(e) => {
+                                let v = self.eval(e, frame)?;
+                                match v {
+                                    Value::None => Ok(None),
+                                    other => convert::index_int(&other).map(Some).map_err(|er| er.at(e.span)),
+                                }
+                            }
+                        }
+                    };
+                    index::Subscript::Basic(AxisIndex::Range {
+                        start: part(start)?,
+                        stop: part(stop)?,
+                        step: part(step)?,
+                    })
+                }
+            });
+        }
+        Ok(out)
+    }
+
+    fn index_value(&mut self, a: &Array, subs: &[index::Subscript]) -> Result<Value> {
+        Ok(match index::get(a, subs)? {
+            Selection::Scalar(s) => Value::from_scalar(s),
+            Selection::Array(a) => Value::array(a),
+        })
+    }
+
+    pub(crate) fn eval(&mut self, expr: &Expr, frame: &mut Frame) -> Result<Value> {
+        match &expr.kind {
+            ExprKind::Int(i) => Ok(Value::Int(*i)),
+            ExprKind::Float(f) => Ok(Value::Float(*f)),
+            ExprKind::Str(s) => Ok(Value::Str(s.clone())),
+            ExprKind::Bool(b) => Ok(Value::Bool(*b)),
+            ExprKind::None => Ok(Value::None),
+            ExprKind::Name(name) => self.load(name, frame),
+            ExprKind::List(items) => {
+                let values = items.iter().map(|e| self.eval(e, frame)).collect::<Result<Vec<_>>>()?;
+                convert::list_literal(self, values).map_err(|e| e.at(expr.span))
+            }
+            ExprKind::Lambda(decl) => self.make_closure(decl, frame),
+            ExprKind::Neg(operand) => {
+                let v = self.eval(operand, frame)?;
+                host_ops::negate(&v).map_err(|e| e.at(expr.span))
+            }
+            ExprKind::Not(operand) => {
+                let v = self.eval(operand, frame)?;
+                Ok(Value::Bool(!convert::truth(&v).map_err(|e| e.at(operand.span))?))
+            }
+            ExprKind::And(lhs, rhs) => {
+                let l = self.eval(lhs, frame)?;
+                if !convert::truth(&l).map_err(|e| e.at(lhs.span))? {
+                    return Ok(l);
+                }
+                let r = self.eval(rhs, frame)?;
+                convert::truth(&r).map_err(|e| e.at(rhs.span))?;
+                Ok(r)
+            }
+            ExprKind::Or(lhs, rhs) => {
+                let l = self.eval(lhs, frame)?;
+                if convert::truth(&l).map_err(|e| e.at(lhs.span))? {
+                    return Ok(l);
+                }
+                let r = self.eval(rhs, frame)?;
+                convert::truth(&r).map_err(|e| e.at(rhs.span))?;
+                Ok(r)
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                let l = self.eval(lhs, frame)?;
+                let r = self.eval(rhs, frame)?;
+                host_ops::binary(self, *op, &l, &r).map_err(|e| e.at(expr.span))
+            }
+            ExprKind::Call { callee, args } => self.eval_call(callee, args, frame, expr.span),
+            ExprKind::Index { target, subscripts } => {
+                let container = self.eval(target, frame)?;
+                self.eval_index(container, subscripts, frame).map_err(|e| e.at(expr.span))
+            }
+            ExprKind::Attr { target, name } => {
+                let v = self.eval(target, frame)?;
+                convert::attribute(&v, name).map_err(|e| e.at(expr.span))
+            }
+        }
+    }
+
+    fn eval_index(&mut self, container: Value, subscripts: &[Subscript], frame: &mut Frame) -> Result<Value> {
+        match container {
+            Value::Array(a) => {
+                let subs = self.subscripts(subscripts, frame)?;
+                self.index_value(&a, &subs)
+            }
+            Value::Str(_) | Value::List(_) | Value::Tuple(_) | Value::Range { .. } => {
+                let [Subscript::Index(e)] = subscripts else {
+                    return Err(type_error(format!("a {} takes one integer index", container.kind())));
+                };
+                let i = self.eval(e, frame)?;
+                let i = convert::index_int(&i).map_err(|er| er.at(e.span))?;
+                host_ops::index_sequence(&container, i)
+            }
+            other => Err(type_error(format!("a {} cannot be indexed", other.kind()))),
+        }
+    }
+
+    fn eval_call(&mut self, callee: &Expr, args: &[Arg], frame: &mut Frame, span: Span) -> Result<Value> {
+        let (function, receiver) = match &callee.kind {
+            ExprKind::Attr { target, name } => {
+                let receiver = self.eval(target, frame)?;
+                let function = self.lookup_function(name).ok_or_else(|| {
+                    type_error(format!("a {} has no method `{}`", receiver.kind(), name)).at(callee.span)
+                })?;
+                (function, Some(receiver))
+            }
+            _ => (self.eval(callee, frame)?, None),
+        };
+        let mut positional = Vec::with_capacity(args.len() + 1);
+        positional.extend(receiver);
+        let mut keywords = Vec::new();
+        for arg in args {
+            // A list literal passed straight to a function stays a host list: `zeros([2, 3])`
+            // must not send its shape to the gpu.
+            let value = match &arg.value.kind {
+                ExprKind::List(items) => Value::List(Rc::new(
+                    items.iter().map(|e| self.eval(e, frame)).collect::<Result<_>>()?,
+                )),
+                _ => self.eval(&arg.value, frame)?,
+            };
+            match &arg.name {
+                Some(n) => keywords.push((n.clone(), value)),
+                None => positional.push(value),
+            }
+        }
+        self.call(&function, positional, keywords).map_err(|e| e.at(span))
+    }
+
+    fn lookup_function(&self, name: &str) -> Option<Value> {
+        let global = self.global_index.get(name).and_then(|&i| self.globals[i as usize].clone());
+        global.or_else(|| builtins::lookup_value(name))
+    }
+
+    pub fn call(&mut self, function: &Value, positional: Vec<Value>, keywords: Vec<(Rc<str>, Value)>) -> Result<Value> {
+        match function {
+            Value::Builtin(b) => {
+                let args = builtins::bind(b, positional, keywords)?;
+                (b.run)(self, args)
+            }
+            Value::Function(closure) => self.call_closure(closure, positional, keywords),
+            other => Err(type_error(format!("a {} is not callable", other.kind()))),
+        }
+    }
+
+    fn call_closure(&mut self, closure: &Closure, positional: Vec<Value>, keywords: Vec<(Rc<str>, Value)>) -> Result<Value> {
+        let decl = &closure.decl;
+        let params = &decl.params;
+        if positional.len() > params.len() {
+            return Err(type_error(format!(
+                "{}() takes {} arguments but {} were given",
+                decl.name,
+                params.len(),
+                positional.len()
+            )));
+        }
+        let mut values: Vec<Option<Value>> = positional.into_iter().map(Some).collect();
+        values.resize(params.len(), None);
+        for (name, value) in keywords {
+            let i = params.iter().position(|p| p.name.text == name).ok_or_else(|| {
+                type_error(format!("{}() got an unexpected keyword argument `{}`", decl.name, name))
+            })?;
+            if values[i].is_some() {
+                return Err(type_error(format!("{}() got multiple values for argument `{}`", decl.name, name)));
+            }
+            values[i] = Some(value);
+        }
+        let shape = decl.frame.get();
+        let mut frame = Frame {
+            locals: vec![None; shape.locals as usize],
+            cells: (0..shape.cells).map(|_| Rc::new(RefCell::new(None))).collect(),
+            free: closure.captured.clone(),
+        };
+        for (i, param) in params.iter().enumerate() {
+            let value = values[i].take().or_else(|| closure.defaults[i].clone()).ok_or_else(|| {
+                type_error(format!("{}() missing required argument `{}`", decl.name, param.name.text))
+            })?;
+            self.store(&param.name, value, &mut frame);
+        }
+        if self.depth >= MAX_CALL_DEPTH {
+            return Err(Error::new(
+                ErrorKind::Recursion,
+                format!("maximum recursion depth ({MAX_CALL_DEPTH}) exceeded in {}()", decl.name),
+            ));
+        }
+        self.depth += 1;
+        let result = self.run_function_body(decl, &mut frame);
+        self.depth -= 1;
+        result
+    }
+
+    fn run_function_body(&mut self, decl: &FnDecl, frame: &mut Frame) -> Result<Value> {
+        let body = &decl.body;
+        let (init, last) = match (decl.is_lambda, body.split_last()) {
+            (true, Some((last, init))) => match &last.kind {
+                StmtKind::Expr(e) => (init, Some(e)),
+                _ => (&body[..], None),
+            },
+            _ => (&body[..], None),
+        };
+        for stmt in init {
+            match self.exec(stmt, frame)? {
+                Flow::Next => {}
+                Flow::Return(v) => return Ok(v),
+                _ => {
+                    return Err(Error::new(ErrorKind::Syntax, "`break` or `continue` outside a loop").at(stmt.span))
+                }
+            }
+        }
+        match last {
+            Some(e) => self.eval(e, frame),
+            None => Ok(Value::None),
+        }
+    }
+
+    pub fn builtin(&self, name: &str) -> Option<&'static Builtin> {
+        builtins::find(name)
+    }
+}

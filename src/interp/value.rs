@@ -1,0 +1,160 @@
+//! The values a program handles. Scalars, strings and functions live on the host; arrays live on
+//! one device.
+
+use std::cell::RefCell;
+use std::fmt::Write as _;
+use std::rc::Rc;
+
+use crate::array::dtype::DType;
+use crate::array::format;
+use crate::array::{Array, Scalar};
+use crate::device::Device;
+use crate::syntax::ast::FnDecl;
+use crate::with_dtype;
+
+use super::builtins::Builtin;
+use crate::device::cpu::CpuElement;
+
+/// A variable captured by a closure: shared between the defining frame and the closure.
+pub type CellRef = Rc<RefCell<Option<Value>>>;
+
+#[derive(Clone, Debug)]
+pub enum Value {
+    None,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(Rc<str>),
+    Array(Rc<Array>),
+    /// A host list (`[a, b]` of arrays, or a literal passed straight to a function).
+    List(Rc<Vec<Value>>),
+    /// A shape: `x.shape`, printed as Python prints a tuple.
+    Tuple(Rc<Vec<Value>>),
+    /// `range(...)`, iterated lazily.
+    Range { start: i64, stop: i64, step: i64 },
+    Device(Device),
+    DType(DType),
+    Function(Rc<Closure>),
+    Builtin(&'static Builtin),
+}
+
+#[derive(Debug)]
+pub struct Closure {
+    pub decl: Rc<FnDecl>,
+    pub defaults: Vec<Option<Value>>,
+    pub captured: Vec<CellRef>,
+}
+
+impl Value {
+    pub fn array(a: Array) -> Value {
+        Value::Array(Rc::new(a))
+    }
+
+    pub fn from_scalar(s: Scalar) -> Value {
+        match s {
+            Scalar::Bool(b) => Value::Bool(b),
+            Scalar::Int(i) => Value::Int(i),
+            Scalar::Float(f) => Value::Float(f),
+        }
+    }
+
+    pub fn as_scalar(&self) -> Option<Scalar> {
+        match self {
+            Value::Bool(b) => Some(Scalar::Bool(*b)),
+            Value::Int(i) => Some(Scalar::Int(*i)),
+            Value::Float(f) => Some(Scalar::Float(*f)),
+            _ => None,
+        }
+    }
+
+    /// The word used for this kind of value in messages and `:vars`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Value::None => "none",
+            Value::Bool(_) => "bool",
+            Value::Int(_) => "int",
+            Value::Float(_) => "float",
+            Value::Str(_) => "str",
+            Value::Array(_) => "array",
+            Value::List(_) => "list",
+            Value::Tuple(_) => "tuple",
+            Value::Range { .. } => "range",
+            Value::Device(_) => "device",
+            Value::DType(_) => "dtype",
+            Value::Function(_) | Value::Builtin(_) => "function",
+        }
+    }
+
+    /// `print`'s form (NumPy's `str` for arrays).
+    pub fn to_display(&self) -> String {
+        match self {
+            Value::Str(s) => s.to_string(),
+            Value::Array(a) => array_text(a, false),
+            _ => self.to_repr(),
+        }
+    }
+
+    /// The REPL's echo (NumPy's `repr` for arrays).
+    pub fn to_repr(&self) -> String {
+        match self {
+            Value::None => "none".into(),
+            Value::Bool(b) => b.to_string(),
+            Value::Int(i) => i.to_string(),
+            Value::Float(f) => format::float_repr(*f),
+            Value::Str(s) => string_repr(s),
+            Value::Array(a) => array_text(a, true),
+            Value::List(items) => format!("[{}]", join_reprs(items)),
+            Value::Tuple(items) if items.len() == 1 => format!("({},)", items[0].to_repr()),
+            Value::Tuple(items) => format!("({})", join_reprs(items)),
+            Value::Range { start, stop, step } => match step {
+                1 => format!("range({start}, {stop})"),
+                _ => format!("range({start}, {stop}, {step})"),
+            },
+            Value::Device(d) => d.to_string(),
+            Value::DType(d) => d.to_string(),
+            Value::Function(c) => format!("<fn {}>", c.decl.name),
+            Value::Builtin(b) => format!("<built-in fn {}>", b.name),
+        }
+    }
+}
+
+fn join_reprs(items: &[Value]) -> String {
+    items.iter().map(Value::to_repr).collect::<Vec<_>>().join(", ")
+}
+
+fn string_repr(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// NumPy's printing of an array; reprs add `dtype=` (NumPy's rule) and `device=gpu`.
+pub fn array_text(a: &Array, repr: bool) -> String {
+    with_dtype!(a.dtype(), T => a.with_view::<T, _>(|v| {
+        let data = T::format_data(v);
+        if !repr {
+            return format::array_str(&data);
+        }
+        let mut suffix = String::new();
+        if a.dtype() == DType::F32 || a.size() == 0 {
+            let _ = write!(suffix, "dtype={}", a.dtype().numpy_name());
+        }
+        if a.device() != Device::Cpu {
+            if !suffix.is_empty() {
+                suffix.push_str(", ");
+            }
+            let _ = write!(suffix, "device={}", a.device());
+        }
+        format::array_repr(&data, &suffix)
+    }))
+}

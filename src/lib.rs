@@ -1,0 +1,19 @@
+//! arrsh: an array shell that shows where array code spends its time on the cpu and the gpu.
+//!
+//! Data flows one way, and each folder has one job:
+//!
+//! | module     | job |
+//! |------------|-----|
+//! | `syntax`   | text → tree: `grammar/arr.pest` through pest, operators by PrattParser, names resolved to slots |
+//! | `interp`   | runs the tree: statements, scopes, calls, built-ins (`interp/builtins.rs` is the one table), commands |
+//! | `array`    | NumPy's rules: dtypes and promotion, layouts (views, broadcasting), indexing, reductions, printing |
+//! | `device`   | where elements live and are computed: `cpu` (ndarray + rayon, BLAS-class matmul, .npy, random) and `gpu` |
+//! | `error`    | errors as values with a source span, rendered once as `file:line:col: error: …` |
+//! | `cli`      | the `arrsh` command line: scripts, `-e`, stdin |
+
+pub mod array;
+pub mod cli;
+pub mod device;
+pub mod error;
+pub mod interp;
+pub mod syntax;

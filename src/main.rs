@@ -1,0 +1,14 @@
+use clap::Parser;
+
+/// Deep recursion in user programs needs more stack than the main thread has.
+const INTERPRETER_STACK_BYTES: usize = 512 << 20;
+
+fn main() {
+    let options = arrsh::cli::Options::parse();
+    let status = std::thread::Builder::new()
+        .stack_size(INTERPRETER_STACK_BYTES)
+        .spawn(move || arrsh::cli::run(options))
+        .and_then(|thread| thread.join().map_err(|_| std::io::Error::other("the interpreter thread failed")))
+        .unwrap_or(1);
+    std::process::exit(status);
+}

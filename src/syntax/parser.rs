@@ -1,0 +1,451 @@
+//! pest pairs → syntax tree: one `parse_<rule>` function per grammar rule, operators by PrattParser.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use std::sync::LazyLock;
+
+use pest::iterators::{Pair, Pairs};
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use pest::Parser as _;
+use pest_derive::Parser;
+
+use super::ast::*;
+use crate::error::{Error, ErrorKind, Result, Span};
+
+#[derive(Parser)]
+#[grammar = "../grammar/arr.pest"]
+struct ArrParser;
+
+static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
+    PrattParser::new()
+        .op(Op::infix(Rule::or, Assoc::Left))
+        .op(Op::infix(Rule::and, Assoc::Left))
+        .op(Op::prefix(Rule::not))
+        .op(Op::infix(Rule::eq, Assoc::Left)
+            | Op::infix(Rule::ne, Assoc::Left)
+            | Op::infix(Rule::lt, Assoc::Left)
+            | Op::infix(Rule::le, Assoc::Left)
+            | Op::infix(Rule::gt, Assoc::Left)
+            | Op::infix(Rule::ge, Assoc::Left))
+        .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
+        .op(Op::infix(Rule::mul, Assoc::Left)
+            | Op::infix(Rule::div, Assoc::Left)
+            | Op::infix(Rule::modulo, Assoc::Left)
+            | Op::infix(Rule::matmul, Assoc::Left))
+        .op(Op::prefix(Rule::neg))
+        .op(Op::infix(Rule::pow, Assoc::Right))
+        .op(Op::postfix(Rule::call) | Op::postfix(Rule::index) | Op::postfix(Rule::attr))
+});
+
+/// Parses one source (already registered in the session's source map as `source_id`).
+pub fn parse(text: &str, source_id: u32) -> Result<Program> {
+    let prepared = super::source::join_bracketed_lines(text);
+    let mut pairs = ArrParser::parse(Rule::program, &prepared)
+        .map_err(|e| syntax_error_from_pest(e, source_id))?;
+    let parser = AstBuilder { source_id };
+    let program = pairs.next().expect("the program rule always yields one pair");
+    Ok(Program {
+        body: parser.statements(program.into_inner())?,
+    })
+}
+
+fn syntax_error_from_pest(error: pest::error::Error<Rule>, source_id: u32) -> Error {
+    let (start, end) = match error.location {
+        pest::error::InputLocation::Pos(p) => (p, p + 1),
+        pest::error::InputLocation::Span((s, e)) => (s, e.max(s + 1)),
+    };
+    let error = error.renamed_rules(|rule| rule_description(*rule).to_string());
+    let message = match &error.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } if !positives.is_empty() => {
+            let mut wanted: Vec<String> = positives
+                .iter()
+                .map(|r| rule_description(*r).to_string())
+                .collect();
+            wanted.sort();
+            wanted.dedup();
+            format!("unexpected input: expected {}", join_alternatives(&wanted))
+        }
+        pest::error::ErrorVariant::ParsingError { .. } => "unexpected input".to_string(),
+        pest::error::ErrorVariant::CustomError { message } => message.clone(),
+    };
+    Error::new(ErrorKind::Syntax, message).at(Span::new(source_id, start, end))
+}
+
+fn join_alternatives(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {}", init.join(", "), last),
+    }
+}
+
+fn rule_description(rule: Rule) -> &'static str {
+    match rule {
+        Rule::EOI => "end of input",
+        Rule::expr | Rule::primary | Rule::expr_stmt => "an expression",
+        Rule::ident | Rule::target => "a name",
+        Rule::block => "a block `{ ... }`",
+        Rule::params => "a parameter list `(...)`",
+        Rule::int | Rule::float => "a number",
+        Rule::string => "a string",
+        Rule::assign_op => "`=`",
+        Rule::call => "`(`",
+        Rule::index => "`[`",
+        Rule::attr => "`.`",
+        Rule::or | Rule::and => "`and`/`or`",
+        Rule::eq
+        | Rule::ne
+        | Rule::lt
+        | Rule::le
+        | Rule::gt
+        | Rule::ge
+        | Rule::add
+        | Rule::sub
+        | Rule::mul
+        | Rule::div
+        | Rule::modulo
+        | Rule::matmul
+        | Rule::pow => "an operator",
+        Rule::subscript | Rule::slice | Rule::slice_part => "an index",
+        Rule::arg => "an argument",
+        Rule::param => "a parameter",
+        Rule::else_if | Rule::else_block => "`else`",
+        Rule::command_name => "a command name",
+        _ => "a statement",
+    }
+}
+
+struct AstBuilder {
+    source_id: u32,
+}
+
+impl AstBuilder {
+    fn span(&self, pair: &Pair<Rule>) -> Span {
+        let s = pair.as_span();
+        Span::new(self.source_id, s.start(), s.end())
+    }
+
+    fn statements(&self, pairs: Pairs<Rule>) -> Result<Block> {
+        pairs
+            .filter(|p| p.as_rule() != Rule::EOI)
+            .map(|p| self.statement(p))
+            .collect()
+    }
+
+    fn statement(&self, pair: Pair<Rule>) -> Result<Stmt> {
+        let span = self.span(&pair);
+        let rule = pair.as_rule();
+        let mut inner = pair.into_inner();
+        let kind = match rule {
+            Rule::expr_stmt => StmtKind::Expr(self.expr(inner.next().unwrap())?),
+            Rule::assign => {
+                let target = self.target(inner.next().unwrap())?;
+                let op = match inner.next().unwrap().as_str() {
+                    "+=" => Some(BinOp::Add),
+                    "-=" => Some(BinOp::Sub),
+                    "*=" => Some(BinOp::Mul),
+                    "/=" => Some(BinOp::Div),
+                    _ => None,
+                };
+                let value = self.expr(inner.next().unwrap())?;
+                StmtKind::Assign { target, op, value }
+            }
+            Rule::if_stmt => {
+                let cond = self.expr(inner.next().unwrap())?;
+                let body = self.block(inner.next().unwrap())?;
+                let mut branches = vec![(cond, body)];
+                let mut otherwise = None;
+                for part in inner {
+                    match part.as_rule() {
+                        Rule::else_if => {
+                            let mut p = part.into_inner();
+                            let cond = self.expr(p.next().unwrap())?;
+                            branches.push((cond, self.block(p.next().unwrap())?));
+                        }
+                        _ => otherwise = Some(self.block(part.into_inner().next().unwrap())?),
+                    }
+                }
+                StmtKind::If {
+                    branches,
+                    otherwise,
+                }
+            }
+            Rule::while_stmt => StmtKind::While {
+                cond: self.expr(inner.next().unwrap())?,
+                body: self.block(inner.next().unwrap())?,
+            },
+            Rule::for_stmt => {
+                let var = self.name(inner.next().unwrap());
+                StmtKind::For {
+                    var,
+                    iter: self.expr(inner.next().unwrap())?,
+                    body: self.block(inner.next().unwrap())?,
+                }
+            }
+            Rule::fn_def => {
+                let name = self.name(inner.next().unwrap());
+                let params = self.params(inner.next().unwrap())?;
+                let body = self.block(inner.next().unwrap())?;
+                let func = Rc::new(new_fn_decl(name.text.clone(), params, body, false, span));
+                StmtKind::FnDef { name, func }
+            }
+            Rule::return_stmt => StmtKind::Return(inner.next().map(|e| self.expr(e)).transpose()?),
+            Rule::break_stmt => StmtKind::Break,
+            Rule::continue_stmt => StmtKind::Continue,
+            Rule::command => StmtKind::Command {
+                name: inner.next().unwrap().as_str().to_string(),
+                args: inner
+                    .next()
+                    .map(|a| a.as_str().trim().to_string())
+                    .unwrap_or_default(),
+            },
+            other => unreachable!("not a statement rule: {other:?}"),
+        };
+        Ok(Stmt { kind, span })
+    }
+
+    fn block(&self, pair: Pair<Rule>) -> Result<Block> {
+        self.statements(pair.into_inner())
+    }
+
+    fn name(&self, pair: Pair<Rule>) -> Name {
+        Name::new(pair.as_str(), self.span(&pair))
+    }
+
+    fn target(&self, pair: Pair<Rule>) -> Result<Target> {
+        let span = self.span(&pair);
+        let mut inner = pair.into_inner();
+        let name = self.name(inner.next().unwrap());
+        let index = inner.next().map(|p| self.subscripts(p)).transpose()?;
+        Ok(Target { name, index, span })
+    }
+
+    fn params(&self, pair: Pair<Rule>) -> Result<Vec<Param>> {
+        let mut params: Vec<Param> = Vec::new();
+        for p in pair.into_inner() {
+            let span = self.span(&p);
+            let mut inner = p.into_inner();
+            let name = self.name(inner.next().unwrap());
+            let default = inner.next().map(|e| self.expr(e)).transpose()?;
+            if params.iter().any(|q| q.name.text == name.text) {
+                return Err(Error::new(
+                    ErrorKind::Syntax,
+                    format!("duplicate parameter `{}`", name.text),
+                )
+                .at(span));
+            }
+            if default.is_none() && params.iter().any(|q| q.default.is_some()) {
+                return Err(Error::new(
+                    ErrorKind::Syntax,
+                    "a parameter without a default cannot follow one with a default",
+                )
+                .at(span));
+            }
+            params.push(Param { name, default });
+        }
+        Ok(params)
+    }
+
+    fn subscripts(&self, pair: Pair<Rule>) -> Result<Vec<Subscript>> {
+        pair.into_inner()
+            .map(|sub| {
+                let inner = sub.into_inner().next().unwrap();
+                match inner.as_rule() {
+                    Rule::slice => {
+                        let mut parts = inner.into_inner().map(|part| {
+                            part.into_inner().next().map(|e| self.expr(e)).transpose()
+                        });
+                        Ok(Subscript::Slice {
+                            start: parts.next().transpose()?.flatten(),
+                            stop: parts.next().transpose()?.flatten(),
+                            step: parts.next().transpose()?.flatten(),
+                        })
+                    }
+                    _ => Ok(Subscript::Index(self.expr(inner)?)),
+                }
+            })
+            .collect()
+    }
+
+    fn expr(&self, pair: Pair<Rule>) -> Result<Expr> {
+        PRATT
+            .map_primary(|p| self.primary(p))
+            .map_prefix(|op, operand| {
+                let operand = operand?;
+                let span = self.span(&op).to(operand.span);
+                let kind = match op.as_rule() {
+                    Rule::neg => ExprKind::Neg(Box::new(operand)),
+                    _ => ExprKind::Not(Box::new(operand)),
+                };
+                Ok(Expr { kind, span })
+            })
+            .map_postfix(|target, op| self.postfix(target?, op))
+            .map_infix(|lhs, op, rhs| {
+                let (lhs, rhs) = (Box::new(lhs?), Box::new(rhs?));
+                let span = lhs.span.to(rhs.span);
+                let op = match op.as_rule() {
+                    Rule::or => return Ok(Expr { kind: ExprKind::Or(lhs, rhs), span }),
+                    Rule::and => return Ok(Expr { kind: ExprKind::And(lhs, rhs), span }),
+                    Rule::eq => BinOp::Eq,
+                    Rule::ne => BinOp::Ne,
+                    Rule::lt => BinOp::Lt,
+                    Rule::le => BinOp::Le,
+                    Rule::gt => BinOp::Gt,
+                    Rule::ge => BinOp::Ge,
+                    Rule::add => BinOp::Add,
+                    Rule::sub => BinOp::Sub,
+                    Rule::mul => BinOp::Mul,
+                    Rule::div => BinOp::Div,
+                    Rule::modulo => BinOp::Mod,
+                    Rule::matmul => BinOp::MatMul,
+                    Rule::pow => BinOp::Pow,
+                    other => unreachable!("not an operator: {other:?}"),
+                };
+                Ok(Expr {
+                    kind: ExprKind::Binary { op, lhs, rhs },
+                    span,
+                })
+            })
+            .parse(pair.into_inner())
+    }
+
+    fn postfix(&self, target: Expr, op: Pair<Rule>) -> Result<Expr> {
+        let span = target.span.to(self.span(&op));
+        let target = Box::new(target);
+        let kind = match op.as_rule() {
+            Rule::call => {
+                let args = op
+                    .into_inner()
+                    .map(|arg| {
+                        let mut inner = arg.into_inner();
+                        let first = inner.next().unwrap();
+                        Ok(match inner.next() {
+                            Some(value) => Arg {
+                                name: Some(first.as_str().into()),
+                                value: self.expr(value)?,
+                            },
+                            None => Arg {
+                                name: None,
+                                value: self.expr(first)?,
+                            },
+                        })
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                let mut seen_keyword = false;
+                for arg in &args {
+                    if arg.name.is_some() {
+                        seen_keyword = true;
+                    } else if seen_keyword {
+                        return Err(Error::new(
+                            ErrorKind::Syntax,
+                            "a positional argument cannot follow a keyword argument",
+                        )
+                        .at(arg.value.span));
+                    }
+                }
+                ExprKind::Call {
+                    callee: target,
+                    args,
+                }
+            }
+            Rule::index => ExprKind::Index {
+                target,
+                subscripts: self.subscripts(op)?,
+            },
+            _ => ExprKind::Attr {
+                target,
+                name: op.into_inner().next().unwrap().as_str().into(),
+            },
+        };
+        Ok(Expr { kind, span })
+    }
+
+    fn primary(&self, pair: Pair<Rule>) -> Result<Expr> {
+        let span = self.span(&pair);
+        let kind = match pair.as_rule() {
+            Rule::int => {
+                let digits = pair.as_str().replace('_', "");
+                ExprKind::Int(digits.parse().map_err(|_| {
+                    Error::new(
+                        ErrorKind::Overflow,
+                        format!("integer literal {} does not fit in 64 bits", pair.as_str()),
+                    )
+                    .at(span)
+                })?)
+            }
+            Rule::float => ExprKind::Float(
+                pair.as_str()
+                    .replace('_', "")
+                    .parse()
+                    .map_err(|_| Error::new(ErrorKind::Syntax, "malformed number").at(span))?,
+            ),
+            Rule::string => ExprKind::Str(unescape(pair.into_inner().next().unwrap(), self)?.into()),
+            Rule::true_lit => ExprKind::Bool(true),
+            Rule::false_lit => ExprKind::Bool(false),
+            Rule::none_lit => ExprKind::None,
+            Rule::ident => ExprKind::Name(self.name(pair)),
+            Rule::list => ExprKind::List(
+                pair.into_inner()
+                    .map(|e| self.expr(e))
+                    .collect::<Result<_>>()?,
+            ),
+            Rule::lambda => {
+                let mut inner = pair.into_inner();
+                let params = self.params(inner.next().unwrap())?;
+                let body = self.block(inner.next().unwrap())?;
+                ExprKind::Lambda(Rc::new(new_fn_decl(
+                    "<lambda>".into(),
+                    params,
+                    body,
+                    true,
+                    span,
+                )))
+            }
+            Rule::expr => return self.expr(pair),
+            other => unreachable!("not a primary rule: {other:?}"),
+        };
+        Ok(Expr { kind, span })
+    }
+}
+
+fn new_fn_decl(name: Rc<str>, params: Vec<Param>, body: Block, is_lambda: bool, span: Span) -> FnDecl {
+    FnDecl {
+        name,
+        params,
+        body,
+        is_lambda,
+        span,
+        frame: Cell::new(FrameShape::default()),
+        captures: RefCell::new(Vec::new()),
+    }
+}
+
+fn unescape(pair: Pair<Rule>, builder: &AstBuilder) -> Result<String> {
+    let raw = pair.as_str();
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.char_indices();
+    while let Some((i, c)) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next().map(|(_, c)| c) {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('"') => out.push('"'),
+            Some('\\') => out.push('\\'),
+            other => {
+                let start = pair.as_span().start() + i;
+                return Err(Error::new(
+                    ErrorKind::Syntax,
+                    format!(
+                        "unknown escape `\\{}` (known: \\n \\t \\\" \\\\)",
+                        other.map(String::from).unwrap_or_default()
+                    ),
+                )
+                .at(Span::new(builder.source_id, start, start + 2)));
+            }
+        }
+    }
+    Ok(out)
+}

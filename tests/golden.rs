@@ -1,0 +1,132 @@
+//! Golden scripts: every `tests/scripts/*.arr` runs through the real `arrsh` binary, in a fresh
+//! directory of its own, and what it prints must match the `.out` file beside it:
+//! stdout, then `--- stderr` and stderr when there is any, then `--- exit N` when N is not 0.
+//! `BLESS=1 cargo test --test golden` rewrites the `.out` files from the current binary (review the diff).
+//! A first line `# args: --device gpu` passes extra arguments; `# needs: gpu` skips the script
+//! (reported, never silently passed) where no gpu is present.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn scripts_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts")
+}
+
+fn header_value<'a>(script: &'a str, key: &str) -> Option<&'a str> {
+    script
+        .lines()
+        .take_while(|l| l.starts_with('#'))
+        .find_map(|l| l.strip_prefix('#')?.trim().strip_prefix(key)?.strip_prefix(':').map(str::trim))
+}
+
+fn run_script(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    let name = path.file_name().unwrap();
+    let workdir = std::env::temp_dir().join(format!("arrsh-golden-{}-{}", std::process::id(), name.to_string_lossy()));
+    let _ = std::fs::remove_dir_all(&workdir);
+    std::fs::create_dir_all(&workdir).unwrap();
+    std::fs::copy(path, workdir.join(name)).unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_arrsh"));
+    if let Some(args) = header_value(&text, "args") {
+        command.args(args.split_whitespace());
+    }
+    let output = command
+        .arg(name)
+        .current_dir(&workdir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("arrsh runs");
+    let _ = std::fs::remove_dir_all(&workdir);
+    let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if !stderr.is_empty() {
+        text.push_str("--- stderr\n");
+        text.push_str(&stderr);
+    }
+    match output.status.code() {
+        Some(0) => {}
+        Some(code) => text.push_str(&format!("--- exit {code}\n")),
+        None => text.push_str("--- killed by a signal\n"),
+    }
+    text
+}
+
+fn gpu_present() -> bool {
+    Command::new(env!("CARGO_BIN_EXE_arrsh"))
+        .args(["-e", "assert(len(devices()) == 2)"])
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false)
+}
+
+#[test]
+fn golden_scripts() {
+    let bless = std::env::var_os("BLESS").is_some();
+    let require_gpu = std::env::var_os("ARRSH_REQUIRE_GPU").is_some();
+    let has_gpu = gpu_present();
+    let mut scripts: Vec<PathBuf> = std::fs::read_dir(scripts_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "arr"))
+        .collect();
+    scripts.sort();
+    assert!(!scripts.is_empty(), "no golden scripts found");
+    let mut failures = Vec::new();
+    let mut passed = 0;
+    let mut skipped = 0;
+    for script in &scripts {
+        let text = std::fs::read_to_string(script).unwrap();
+        if header_value(&text, "needs") == Some("gpu") && !has_gpu {
+            if require_gpu {
+                failures.push(format!("{}: needs a gpu and ARRSH_REQUIRE_GPU is set", script.display()));
+            } else {
+                println!("skipped: no gpu: {}", script.display());
+                skipped += 1;
+            }
+            continue;
+        }
+        let actual = run_script(script);
+        let expected_path = script.with_extension("out");
+        if bless {
+            std::fs::write(&expected_path, &actual).unwrap();
+            passed += 1;
+            continue;
+        }
+        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
+        if actual == expected {
+            passed += 1;
+        } else {
+            failures.push(format!(
+                "{}:\n{}",
+                script.display(),
+                line_diff(&expected, &actual)
+            ));
+        }
+    }
+    println!("golden scripts: {passed} passed, {} failed, {skipped} skipped", failures.len());
+    assert!(failures.is_empty(), "golden mismatches:\n\n{}", failures.join("\n"));
+}
+
+/// The first differing lines, enough to see what changed.
+fn line_diff(expected: &str, actual: &str) -> String {
+    let (e, a): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), actual.lines().collect());
+    let mut out = String::new();
+    let mut shown = 0;
+    for i in 0..e.len().max(a.len()) {
+        let (x, y) = (e.get(i), a.get(i));
+        if x != y {
+            out.push_str(&format!(
+                "  line {}:\n    expected: {}\n    actual:   {}\n",
+                i + 1,
+                x.unwrap_or(&"<none>"),
+                y.unwrap_or(&"<none>")
+            ));
+            shown += 1;
+            if shown == 8 {
+                out.push_str("  ...\n");
+                break;
+            }
+        }
+    }
+    out
+}
