@@ -15,15 +15,6 @@ pub enum Operand<'a> {
     Scalar(Scalar),
 }
 
-impl Operand<'_> {
-    fn dtype(&self) -> DType {
-        match self {
-            Operand::Array(a) => a.dtype(),
-            Operand::Scalar(s) => s.dtype(),
-        }
-    }
-}
-
 /// NumPy 2's result type: arrays are strong, host scalars weak (they only lift bool→int→float kind).
 pub fn result_dtype(a: &Operand, b: &Operand) -> DType {
     match (a, b) {

@@ -11,6 +11,38 @@ use super::convert::{self, OwnedOperand};
 use super::value::Value;
 use super::Interpreter;
 
+/// Int and float arithmetic without the general dispatch: the interpreter's hot path.
+#[inline(always)]
+pub fn fast_numeric(op: BinOp, l: &Value, r: &Value) -> Option<Value> {
+    let (a, b) = match (l, r) {
+        (Value::Float(a), Value::Float(b)) => (*a, *b),
+        (Value::Int(a), Value::Float(b)) => (*a as f64, *b),
+        (Value::Float(a), Value::Int(b)) => (*a, *b as f64),
+        (Value::Int(a), Value::Int(b)) => {
+            return match op {
+                BinOp::Add => a.checked_add(*b).map(Value::Int),
+                BinOp::Sub => a.checked_sub(*b).map(Value::Int),
+                BinOp::Mul => a.checked_mul(*b).map(Value::Int),
+                BinOp::Lt => Some(Value::Bool(a < b)),
+                BinOp::Le => Some(Value::Bool(a <= b)),
+                BinOp::Gt => Some(Value::Bool(a > b)),
+                BinOp::Ge => Some(Value::Bool(a >= b)),
+                BinOp::Eq => Some(Value::Bool(a == b)),
+                BinOp::Ne => Some(Value::Bool(a != b)),
+                _ => None,
+            }
+        }
+        _ => return None,
+    };
+    match op {
+        BinOp::Add => Some(Value::Float(a + b)),
+        BinOp::Sub => Some(Value::Float(a - b)),
+        BinOp::Mul => Some(Value::Float(a * b)),
+        BinOp::Div => Some(Value::Float(a / b)),
+        _ => None,
+    }
+}
+
 pub fn binary(interp: &mut Interpreter, op: BinOp, l: &Value, r: &Value) -> Result<Value> {
     match (l, r) {
         (Value::Int(a), Value::Int(b)) => int_op(op, *a, *b),

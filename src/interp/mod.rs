@@ -394,6 +394,14 @@ impl Interpreter {
                 Ok(())
             }
             (None, Some(op)) => {
+                if let Slot::Global(i) = target.name.slot.get() {
+                    if let Some(current) = &mut self.globals[i as usize] {
+                        if let Some(v) = host_ops::fast_numeric(op, current, &rhs) {
+                            *current = v;
+                            return Ok(());
+                        }
+                    }
+                }
                 let current = self.load(&target.name, frame)?;
                 if let Value::Array(a) = &current {
                     if op != BinOp::Pow {
@@ -435,16 +443,7 @@ impl Interpreter {
             out.push(match sub {
                 Subscript::Index(e) => {
                     let v = self.eval(e, frame)?;
-                    match v {
-                        Value::Array(a) if a.ndim() > 0 || a.dtype() == crate::array::dtype::DType::Bool => {
-                            index::Subscript::Array((*a).clone())
-                        }
-                        Value::List(_) => {
-                            let a = convert::to_array(self, &v, None).map_err(|e2| e2.at(e.span))?;
-                            index::Subscript::Array(a)
-                        }
-                        other => index::Subscript::Basic(AxisIndex::At(convert::index_int(&other).map_err(|er| er.at(e.span))?)),
-                    }
+                    self.subscript_value(v).map_err(|er| er.at(e.span))?
                 }
                 Subscript::Slice { start, stop, step } => {
                     let mut part = |p: &Option<Expr>| -> Result<Option<i64>> {
@@ -470,6 +469,18 @@ impl Interpreter {
         Ok(out)
     }
 
+    /// One evaluated `[...]` entry: a position, or an index array (mask or gather).
+    fn subscript_value(&mut self, v: Value) -> Result<index::Subscript> {
+        use crate::array::layout::AxisIndex;
+        Ok(match v {
+            Value::Array(a) if a.ndim() > 0 || a.dtype() == crate::array::dtype::DType::Bool => {
+                index::Subscript::Array((*a).clone())
+            }
+            Value::List(_) => index::Subscript::Array(convert::to_array(self, &v, None)?),
+            other => index::Subscript::Basic(AxisIndex::At(convert::index_int(&other)?)),
+        })
+    }
+
     fn index_value(&mut self, a: &Array, subs: &[index::Subscript]) -> Result<Value> {
         Ok(match index::get(a, subs)? {
             Selection::Scalar(s) => Value::from_scalar(s),
@@ -477,7 +488,7 @@ impl Interpreter {
         })
     }
 
-    pub(crate) fn eval(&mut self, expr: &Expr, frame: &mut Frame) -> Result<Value> {
+    fn eval(&mut self, expr: &Expr, frame: &mut Frame) -> Result<Value> {
         match &expr.kind {
             ExprKind::Int(i) => Ok(Value::Int(*i)),
             ExprKind::Float(f) => Ok(Value::Float(*f)),
@@ -519,6 +530,9 @@ impl Interpreter {
             ExprKind::Binary { op, lhs, rhs } => {
                 let l = self.eval(lhs, frame)?;
                 let r = self.eval(rhs, frame)?;
+                if let Some(v) = host_ops::fast_numeric(*op, &l, &r) {
+                    return Ok(v);
+                }
                 host_ops::binary(self, *op, &l, &r).map_err(|e| e.at(expr.span))
             }
             ExprKind::Call { callee, args } => self.eval_call(callee, args, frame, expr.span),
@@ -536,6 +550,15 @@ impl Interpreter {
     fn eval_index(&mut self, container: Value, subscripts: &[Subscript], frame: &mut Frame) -> Result<Value> {
         match container {
             Value::Array(a) => {
+                if let [Subscript::Index(e)] = subscripts {
+                    let i = self.eval(e, frame)?;
+                    if let (Value::Int(i), 1) = (&i, a.ndim()) {
+                        let position = crate::array::layout::normalize_index(*i, a.shape()[0], 0)?;
+                        return Ok(Value::from_scalar(a.element(&[position])));
+                    }
+                    let subs = [self.subscript_value(i).map_err(|er| er.at(e.span))?];
+                    return self.index_value(&a, &subs);
+                }
                 let subs = self.subscripts(subscripts, frame)?;
                 self.index_value(&a, &subs)
             }

@@ -41,7 +41,7 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
 pub fn parse(text: &str, source_id: u32) -> Result<Program> {
     let prepared = super::source::join_bracketed_lines(text);
     let mut pairs = ArrParser::parse(Rule::program, &prepared)
-        .map_err(|e| syntax_error_from_pest(e, source_id))?;
+        .map_err(|e| syntax_error_from_pest(e, source_id, &prepared))?;
     let parser = AstBuilder { source_id };
     let program = pairs.next().expect("the program rule always yields one pair");
     Ok(Program {
@@ -49,39 +49,45 @@ pub fn parse(text: &str, source_id: u32) -> Result<Program> {
     })
 }
 
-fn syntax_error_from_pest(error: pest::error::Error<Rule>, source_id: u32) -> Error {
+fn syntax_error_from_pest(error: pest::error::Error<Rule>, source_id: u32, text: &str) -> Error {
     let (start, end) = match error.location {
         pest::error::InputLocation::Pos(p) => (p, p + 1),
         pest::error::InputLocation::Span((s, e)) => (s, e.max(s + 1)),
     };
-    let error = error.renamed_rules(|rule| rule_description(*rule).to_string());
-    let message = match &error.variant {
-        pest::error::ErrorVariant::ParsingError { positives, .. } if !positives.is_empty() => {
-            let mut wanted: Vec<String> = positives
-                .iter()
-                .map(|r| rule_description(*r).to_string())
-                .collect();
-            wanted.sort();
-            wanted.dedup();
-            format!("unexpected input: expected {}", join_alternatives(&wanted))
+    let at_end = text[start.min(text.len())..].trim().is_empty();
+    let message = if at_end && super::source::is_incomplete(text) {
+        "unexpected end of input: a bracket, brace or string is still open".to_string()
+    } else {
+        match &error.variant {
+            pest::error::ErrorVariant::ParsingError { positives, .. } if !positives.is_empty() => {
+                let mut wanted: Vec<&str> = positives.iter().map(|r| rule_description(*r)).collect();
+                wanted.sort();
+                wanted.dedup();
+                let found = text[start.min(text.len())..]
+                    .chars()
+                    .next()
+                    .filter(|c| !c.is_whitespace())
+                    .map_or("end of line".to_string(), |c| format!("`{c}`"));
+                format!("unexpected {found}: expected {}", join_alternatives(&wanted))
+            }
+            pest::error::ErrorVariant::ParsingError { .. } => "unexpected input".to_string(),
+            pest::error::ErrorVariant::CustomError { message } => message.clone(),
         }
-        pest::error::ErrorVariant::ParsingError { .. } => "unexpected input".to_string(),
-        pest::error::ErrorVariant::CustomError { message } => message.clone(),
     };
     Error::new(ErrorKind::Syntax, message).at(Span::new(source_id, start, end))
 }
 
-fn join_alternatives(items: &[String]) -> String {
+fn join_alternatives(items: &[&str]) -> String {
     match items {
         [] => String::new(),
-        [one] => one.clone(),
+        [one] => one.to_string(),
         [init @ .., last] => format!("{} or {}", init.join(", "), last),
     }
 }
 
 fn rule_description(rule: Rule) -> &'static str {
     match rule {
-        Rule::EOI => "end of input",
+        Rule::EOI => "the end of the statement",
         Rule::expr | Rule::primary | Rule::expr_stmt => "an expression",
         Rule::ident | Rule::target => "a name",
         Rule::block => "a block `{ ... }`",
@@ -89,10 +95,7 @@ fn rule_description(rule: Rule) -> &'static str {
         Rule::int | Rule::float => "a number",
         Rule::string => "a string",
         Rule::assign_op => "`=`",
-        Rule::call => "`(`",
-        Rule::index => "`[`",
-        Rule::attr => "`.`",
-        Rule::or | Rule::and => "`and`/`or`",
+        Rule::call | Rule::index | Rule::attr | Rule::or | Rule::and => "an operator",
         Rule::eq
         | Rule::ne
         | Rule::lt

@@ -242,25 +242,26 @@ fn unsupported_dtype_message(header: &Header) -> String {
 /// NumPy's name for a type descriptor such as `'<u2'` (`uint16`).
 fn numpy_dtype_name(descriptor: &str) -> String {
     let code = descriptor.trim_start_matches(['<', '>', '|', '=']);
-    let (kind, size) = code.split_at(code.find(|c: char| c.is_ascii_digit()).unwrap_or(code.len()));
-    let bits = size.parse::<usize>().map(|bytes| bytes * 8).unwrap_or(0);
-    match kind {
-        "b" if size == "1" => "bool".to_string(),
-        "i" | "b" => format!("int{bits}"),
-        "u" | "B" => format!("uint{bits}"),
-        "f" | "e" | "d" | "g" => format!("float{bits}"),
-        "c" => format!("complex{bits}"),
+    let digits_at = code.find(|c: char| c.is_ascii_digit()).unwrap_or(code.len());
+    let (kind, size) = code.split_at(digits_at);
+    let count = size.parse::<usize>().ok();
+    match (kind, count) {
+        ("b", Some(1)) => "bool".to_string(),
+        ("i", Some(n @ (1 | 2 | 4 | 8))) => format!("int{}", n * 8),
+        ("u", Some(n @ (1 | 2 | 4 | 8))) => format!("uint{}", n * 8),
+        ("f", Some(n @ (2 | 4 | 8 | 12 | 16))) => format!("float{}", n * 8),
+        ("c", Some(n @ (8 | 16 | 24 | 32))) => format!("complex{}", n * 8),
         // Unicode strings count 4-byte characters.
-        "U" => format!("str{}", bits * 4),
-        "S" | "a" => format!("bytes{bits}"),
-        "O" => "object".to_string(),
-        "V" => format!("void{bits}"),
-        "M" | "m" => {
+        ("U", Some(n)) => format!("str{}", n * 32),
+        ("S", Some(n)) => format!("bytes{}", n * 8),
+        ("V", Some(n)) => format!("void{}", n * 8),
+        ("O", None) => "object".to_string(),
+        ("M" | "m", _) if size.starts_with('8') => {
             let unit = size.find('[').map_or("", |start| &size[start..]);
             let name = if kind == "M" { "datetime64" } else { "timedelta64" };
             format!("{name}{unit}")
         }
-        _ => "an unknown dtype".to_string(),
+        _ => "an unrecognised dtype".to_string(),
     }
 }
 

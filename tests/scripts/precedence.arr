@@ -1,0 +1,12 @@
+# Operator precedence, lowest first: or, and, not, comparisons, + -, * / % @, unary -, ** (right-assoc), postfix.
+print(-2**2, -2**2 == -4, (-2)**2)
+print(2**3**2, (2**3)**2)
+print(2**-1, -2**-2)
+print(1 + 2 * 3, (1 + 2) * 3, 10 - 4 - 3, 100 / 10 / 5, 2 * 3 % 4, 7 % 4 * 2)
+print(1 + 2 == 3, 2 * 3 < 7, (1 < 2) == true)
+print(-3 * -2, - - 4, -arange(3) * 2, 2 - -1)
+print(2 * arange(3) ** 2, -arange(3) ** 2)
+print(ones([2, 2]) @ ones([2, 2]) * 2, 1 + eye(2) @ [1, 2])
+print([1, 2, 3][1] * 10, reshape(arange(6), [2, 3]).T[2, 1] ** 2)
+print(-reshape(arange(4), [2, 2]).sum(axis=0))
+print(not (1 == 2), (not (1 == 1)) == false)

@@ -1,0 +1,12 @@
+# Empty arrays of any shape print, reduce and report their shape without failing.
+e = zeros(0)
+print(e, e.shape, e.size, len(e))
+print(arange(0), arange(5, 0), linspace(0, 1, 0))
+m = zeros([0, 3])
+print(m.shape, m.size, m.ndim, m.nbytes)
+print(m)
+print(zeros([3, 0]))
+print(ones([2, 0, 2], dtype=i64))
+print(sum(m), sum(m, axis=0), sum(m, axis=1))
+print(reshape(arange(0), [0, 5]).shape)
+print(m.T.shape)

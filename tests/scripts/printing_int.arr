@@ -1,0 +1,16 @@
+# i64 arrays print as NumPy's str: 0-d to 3-d, right-aligned columns, negatives, wide values.
+print(reshape([7], []))
+print(arange(5))
+v = [-1, 20, -300]; print(v)
+v = [0]; print(v)
+v = [9223372036854775807, -9223372036854775807]; print(v)
+print(reshape(arange(6), [2, 3]))
+print(reshape(arange(6), [3, 2]) - 3)
+print(reshape(arange(24), [2, 3, 4]))
+print(reshape(arange(8), [2, 2, 2]) * -1000)
+print(reshape(arange(4), [1, 1, 4]))
+print(reshape(arange(3), [3, 1]))
+# a row that does not fit in 75 columns wraps
+print(arange(30) * 1000)
+print(reshape(arange(40) * 100000, [2, 20]))
+print(arange(25))
