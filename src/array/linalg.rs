@@ -41,6 +41,9 @@ fn mismatch(a: &Array, b: &Array) -> crate::error::Error {
 
 fn matmul_typed<T: LinalgElement + cpu::CpuElement>(a: &Array, b: &Array) -> Result<Array> {
     let fail = |_| mismatch(a, b);
+    let rows = if a.ndim() == 2 { a.shape()[0] } else { 1 };
+    let columns = if b.ndim() == 2 { b.shape()[1] } else { 1 };
+    super::check_allocation(super::shape_size(&[rows, columns])?, T::DTYPE)?;
     a.with_view_as::<T, _>(|av| {
         b.with_view_as::<T, _>(|bv| match (av.ndim(), bv.ndim()) {
             (1, 1) => {

@@ -74,18 +74,29 @@ pub struct Array {
 }
 
 /// Refuses allocations the machine cannot hold before trying, so they are errors, not aborts.
-fn check_allocation(elements: usize, dtype: DType) -> Result<()> {
-    const LIMIT_BYTES: u128 = 1 << 46;
+pub fn check_allocation(elements: usize, dtype: DType) -> Result<()> {
     let bytes = elements as u128 * dtype.size() as u128;
-    if bytes > LIMIT_BYTES || elements > isize::MAX as usize / 16 {
+    let available = physical_memory_bytes();
+    if bytes > available as u128 {
         return Err(memory_error(format!(
-            "cannot allocate {} for an array of {} {} elements",
+            "cannot allocate {} for an array of {} {} elements: the machine has {} of memory",
             human_bytes(bytes as f64),
             elements,
-            dtype
+            dtype,
+            human_bytes(available as f64)
         )));
     }
     Ok(())
+}
+
+fn physical_memory_bytes() -> u64 {
+    // SAFETY: sysconf only reads system configuration.
+    let (pages, page_size) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+    if pages > 0 && page_size > 0 {
+        pages as u64 * page_size as u64
+    } else {
+        1 << 46
+    }
 }
 
 pub fn human_bytes(bytes: f64) -> String {
@@ -132,7 +143,7 @@ impl Array {
         check_allocation(size, dtype)?;
         match device {
             Device::Cpu => Ok(with_dtype!(dtype, T => Array::from_vec(
-                filled_vec(size, value.cast::<T>()),
+                cpu::filled_vec(size, value.cast::<T>()),
                 shape.to_vec()
             ))),
             Device::Gpu => gpu::availability().map(|_| unreachable!()),
@@ -194,6 +205,15 @@ impl Array {
         match (&self.storage, &other.storage) {
             (Storage::Cpu(a), Storage::Cpu(b)) => a.same_buffer(b),
             _ => false,
+        }
+    }
+
+    /// True when nothing else can see these elements: no variable, view or clone shares the
+    /// buffer, so an operation may overwrite it (NumPy's temporary elision).
+    pub fn is_sole_owner(&self) -> bool {
+        match &self.storage {
+            Storage::Cpu(b) => b.strong_count() == 1,
+            Storage::Gpu(g) => match *g {},
         }
     }
 
@@ -274,13 +294,3 @@ impl Array {
     }
 }
 
-fn filled_vec<T: Copy + Send + Sync>(size: usize, value: T) -> Vec<T> {
-    use rayon::prelude::*;
-    if size >= cpu::PARALLEL_THRESHOLD {
-        let mut data = Vec::with_capacity(size);
-        (0..size).into_par_iter().map(|_| value).collect_into_vec(&mut data);
-        data
-    } else {
-        vec![value; size]
-    }
-}

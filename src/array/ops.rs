@@ -144,6 +144,7 @@ fn zip_operands<T: CpuElement, U: CpuElement>(
         }
         (Operand::Array(x), Operand::Array(y)) => {
             let shape = broadcast_shapes(x.shape(), y.shape())?;
+            super::check_allocation(super::shape_size(&shape)?, U::DTYPE)?;
             let xb = x.with_layout(x.layout().broadcast_to(&shape)?);
             let yb = y.with_layout(y.layout().broadcast_to(&shape)?);
             Array::from_ndarray(xb.with_view_as::<T, _>(|xv| {
@@ -161,6 +162,37 @@ fn contains_zero(operand: &Operand) -> bool {
         Operand::Scalar(s) => s.as_f64() == 0.0,
         Operand::Array(a) => a.with_view_as::<i64, _>(|v| v.iter().any(|&x| x == 0)),
     }
+}
+
+/// `a op b` computed into `temporary`'s own buffer when that is allowed: `temporary` is an
+/// unshared intermediate (say `x * 5` in `x * 5 + 1`) whose dtype and shape the result keeps.
+/// Returns false, having done nothing, when a new array is needed.
+pub fn binary_into_temporary(op: BinOp, temporary: &Array, other: Operand, temporary_is_lhs: bool) -> Result<bool> {
+    let commutes = matches!(op, BinOp::Add | BinOp::Mul);
+    if !matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div)
+        || !(temporary_is_lhs || commutes)
+        || !temporary.is_sole_owner()
+        || !temporary.layout().is_contiguous()
+    {
+        return Ok(false);
+    }
+    let this = Operand::Array(temporary);
+    let dtype = match op {
+        BinOp::Div => result_dtype(&this, &other).to_float(),
+        _ => result_dtype(&this, &other),
+    };
+    let fits = match other {
+        Operand::Array(o) => {
+            o.device() == temporary.device()
+                && broadcast_shapes(o.shape(), temporary.shape()).is_ok_and(|s| s == temporary.shape())
+        }
+        Operand::Scalar(_) => true,
+    };
+    if dtype != temporary.dtype() || dtype == DType::Bool || !fits {
+        return Ok(false);
+    }
+    binary_in_place(op, temporary, other)?;
+    Ok(true)
 }
 
 /// `a op b` elementwise (not `@`, which is `linalg::matmul`).

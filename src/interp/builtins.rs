@@ -257,6 +257,7 @@ fn random_builtin(interp: &mut Interpreter, args: &Args, normal: bool) -> Result
     let dtype = args.get(1).map(dtype_arg).transpose()?.unwrap_or(DType::F64);
     let device = device_or_default(interp, args, 2)?;
     let size = array::shape_size(&shape)?;
+    array::check_allocation(size, dtype)?;
     Array::full(&[], Scalar::Int(0), dtype, device)?;
     let host = match dtype {
         DType::F32 => {
@@ -290,7 +291,9 @@ fn randint(interp: &mut Interpreter, args: Args) -> Result<Value> {
         Some(s) => (shape_arg(s)?, false),
         None => (vec![], true),
     };
-    let mut data = vec![0i64; array::shape_size(&shape)?];
+    let size = array::shape_size(&shape)?;
+    array::check_allocation(size, DType::I64)?;
+    let mut data = vec![0i64; size];
     interp.rng.fill_randint(&mut data, low, high).map_err(value_error)?;
     if scalar {
         return Ok(Value::Int(data[0]));
@@ -312,8 +315,12 @@ fn arange(interp: &mut Interpreter, args: Args) -> Result<Value> {
     if st == 0.0 {
         return Err(value_error("arange: step cannot be zero"));
     }
-    let n = ((s1 - s0) / st).ceil().max(0.0) as usize;
-    array::shape_size(&[n]).and_then(|_| Array::full(&[], Scalar::Int(0), dtype, Device::Cpu))?;
+    let n = ((s1 - s0) / st).ceil().max(0.0);
+    if !n.is_finite() {
+        return Err(value_error("arange: the range has no end"));
+    }
+    let n = n as usize;
+    array::check_allocation(n, dtype.max(DType::F64))?;
     let host = if dtype == DType::I64 && !floats {
         let (s0, st) = (start.cast::<i64>(), step.cast::<i64>());
         Array::from_vec((0..n as i64).map(|i| s0 + i * st).collect(), vec![n])
@@ -330,6 +337,7 @@ fn linspace(interp: &mut Interpreter, args: Args) -> Result<Value> {
     let n = usize::try_from(n).map_err(|_| value_error("linspace: num must be non-negative"))?;
     let dtype = args.get(3).map(dtype_arg).transpose()?.unwrap_or(DType::F64);
     let device = device_or_default(interp, &args, 4)?;
+    array::check_allocation(n, DType::F64)?;
     let step = if n > 1 { (b - a) / (n - 1) as f64 } else { 0.0 };
     let mut data: Vec<f64> = (0..n).map(|i| a + i as f64 * step).collect();
     if n > 1 {
@@ -342,7 +350,9 @@ fn eye(interp: &mut Interpreter, args: Args) -> Result<Value> {
     let n = usize::try_from(count_arg(args.required(0), "n")?).map_err(|_| value_error("eye: n must be non-negative"))?;
     let dtype = args.get(1).map(dtype_arg).transpose()?.unwrap_or(DType::F64);
     let device = device_or_default(interp, &args, 2)?;
-    let mut data = vec![0.0f64; array::shape_size(&[n, n])?];
+    let size = array::shape_size(&[n, n])?;
+    array::check_allocation(size, DType::F64)?;
+    let mut data = vec![0.0f64; size];
     for i in 0..n {
         data[i * n + i] = 1.0;
     }

@@ -290,7 +290,8 @@ impl Interpreter {
                     if let Some(flow) = run_body(self, Value::Int(i), frame)? {
                         return Ok(flow);
                     }
-                    i += step;
+                    let Some(next) = i.checked_add(step) else { break };
+                    i = next;
                 }
             }
             Value::List(items) | Value::Tuple(items) => {
@@ -533,6 +534,9 @@ impl Interpreter {
                 if let Some(v) = host_ops::fast_numeric(*op, &l, &r) {
                     return Ok(v);
                 }
+                if let Some(v) = self.reuse_temporary(*op, &l, &r).map_err(|e| e.at(expr.span))? {
+                    return Ok(v);
+                }
                 host_ops::binary(self, *op, &l, &r).map_err(|e| e.at(expr.span))
             }
             ExprKind::Call { callee, args } => self.eval_call(callee, args, frame, expr.span),
@@ -545,6 +549,22 @@ impl Interpreter {
                 convert::attribute(&v, name).map_err(|e| e.at(expr.span))
             }
         }
+    }
+
+    /// `x * 5 + 1` needs one new array, not two: when an operand is an intermediate result that
+    /// nothing else references, the operation is done in its buffer (NumPy's temporary elision).
+    fn reuse_temporary(&mut self, op: BinOp, l: &Value, r: &Value) -> Result<Option<Value>> {
+        for (temporary, other, is_lhs) in [(l, r, true), (r, l, false)] {
+            let Value::Array(t) = temporary else { continue };
+            if Rc::strong_count(t) != 1 || !matches!(other, Value::Array(_) | Value::Int(_) | Value::Float(_) | Value::Bool(_)) {
+                continue;
+            }
+            let other_operand = convert::operand(self, other)?;
+            if ops::binary_into_temporary(op, t, other_operand.as_operand(), is_lhs)? {
+                return Ok(Some(temporary.clone()));
+            }
+        }
+        Ok(None)
     }
 
     fn eval_index(&mut self, container: Value, subscripts: &[Subscript], frame: &mut Frame) -> Result<Value> {

@@ -43,17 +43,15 @@ pub fn conv2d<T: Float>(image: ArrayView2<T>, kernel: ArrayView2<T>) -> Array2<T
     let taps = Taps::new(kernel);
 
     let mut out = vec![T::zero(); height * width];
-    let filter_row = |(row, out_row): (usize, &mut [T])| {
-        taps.apply_to_row(pixels, width, height, row, out_row)
-    };
+    let filter_row =
+        |(row, out_row): (usize, &mut [T])| taps.apply_to_row(pixels, width, height, row, out_row);
     let work = out.len().saturating_mul(kernel_height * kernel_width);
     if work < PARALLEL_MIN_WORK {
         out.chunks_mut(width).enumerate().for_each(filter_row);
     } else {
         out.par_chunks_mut(width).enumerate().for_each(filter_row);
     }
-    Array2::from_shape_vec((height, width), out)
-        .unwrap_or_else(|_| Array2::zeros((height, width)))
+    Array2::from_shape_vec((height, width), out).unwrap_or_else(|_| Array2::zeros((height, width)))
 }
 
 /// The kernel in row-major order with its anchor, as the row filter needs it.
@@ -206,10 +204,23 @@ mod tests {
     #[test]
     fn many_shapes_match_reference() {
         let image = test_image(41, 57);
-        for (kh, kw) in [(1, 1), (2, 3), (3, 3), (4, 2), (5, 7), (6, 6), (60, 3), (3, 80)] {
+        for (kh, kw) in [
+            (1, 1),
+            (2, 3),
+            (3, 3),
+            (4, 2),
+            (5, 7),
+            (6, 6),
+            (60, 3),
+            (3, 80),
+        ] {
             let kernel = Array2::from_shape_fn((kh, kw), |(p, q)| (p * 3 + q) as f64 * 0.5 - 2.0);
             let got = conv2d(image.view(), kernel.view());
-            assert_eq!(got, reference(image.view(), kernel.view()), "kernel {kh}x{kw}");
+            assert_eq!(
+                got,
+                reference(image.view(), kernel.view()),
+                "kernel {kh}x{kw}"
+            );
         }
     }
 
@@ -234,7 +245,10 @@ mod tests {
     fn empty_inputs() {
         let image = test_image(5, 4);
         let no_kernel = Array2::<f64>::zeros((0, 3));
-        assert_eq!(conv2d(image.view(), no_kernel.view()), Array2::zeros((5, 4)));
+        assert_eq!(
+            conv2d(image.view(), no_kernel.view()),
+            Array2::zeros((5, 4))
+        );
         let no_image = Array2::<f64>::zeros((0, 7));
         let kernel = Array2::<f64>::ones((3, 3));
         assert_eq!(conv2d(no_image.view(), kernel.view()).dim(), (0, 7));

@@ -311,7 +311,10 @@ fn block_dot<T: LinalgElement>(a: &[T], b: &[T]) -> T {
         T::add_wrapping(acc[4], acc[5]),
         T::add_wrapping(acc[6], acc[7]),
     ];
-    T::add_wrapping(T::add_wrapping(quads[0], quads[1]), T::add_wrapping(quads[2], quads[3]))
+    T::add_wrapping(
+        T::add_wrapping(quads[0], quads[1]),
+        T::add_wrapping(quads[2], quads[3]),
+    )
 }
 
 #[cfg(test)]
@@ -438,10 +441,19 @@ mod tests {
         let a = array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
         let x = array![1.0, 0.5, -1.0];
         assert_eq!(matvec(a.view(), x.view()).unwrap(), array![-1.0, 0.5]);
-        assert_eq!(matvec(a.t(), array![1.0, -1.0].view()).unwrap(), array![-3.0, -3.0, -3.0]);
-        assert_eq!(vecmat(array![1.0, -1.0].view(), a.view()).unwrap(), array![-3.0, -3.0, -3.0]);
+        assert_eq!(
+            matvec(a.t(), array![1.0, -1.0].view()).unwrap(),
+            array![-3.0, -3.0, -3.0]
+        );
+        assert_eq!(
+            vecmat(array![1.0, -1.0].view(), a.view()).unwrap(),
+            array![-3.0, -3.0, -3.0]
+        );
         let ai = array![[1i64, 2], [3, 4]];
-        assert_eq!(matvec(ai.t(), array![1i64, 1].view()).unwrap(), array![4i64, 6]);
+        assert_eq!(
+            matvec(ai.t(), array![1i64, 1].view()).unwrap(),
+            array![4i64, 6]
+        );
     }
 
     #[test]
@@ -450,7 +462,9 @@ mod tests {
         let x = test_matrix(700, 1, 9);
         let want = naive_matmul(a.view(), x.view()).column(0).to_owned();
         assert_eq!(matvec(a.view(), x.column(0)).unwrap(), want);
-        let want_t = naive_matmul(a.t(), a.slice(s![.., 3..4])).column(0).to_owned();
+        let want_t = naive_matmul(a.t(), a.slice(s![.., 3..4]))
+            .column(0)
+            .to_owned();
         assert_eq!(matvec(a.t(), a.column(3)).unwrap(), want_t);
     }
 

@@ -39,6 +39,15 @@ impl CpuBuffer {
         }
     }
 
+    pub fn strong_count(&self) -> usize {
+        match self {
+            CpuBuffer::F64(b) => Rc::strong_count(b),
+            CpuBuffer::F32(b) => Rc::strong_count(b),
+            CpuBuffer::I64(b) => Rc::strong_count(b),
+            CpuBuffer::Bool(b) => Rc::strong_count(b),
+        }
+    }
+
     pub fn same_buffer(&self, other: &CpuBuffer) -> bool {
         match (self, other) {
             (CpuBuffer::F64(a), CpuBuffer::F64(b)) => Rc::ptr_eq(a, b),
@@ -130,11 +139,67 @@ pub fn view_mut<'a, T>(data: &'a mut [T], layout: &Layout) -> ArrayViewMutD<'a, 
         .expect("writable layouts lie inside their buffer and do not overlap themselves")
 }
 
+/// Elements per parallel task: large enough to amortise scheduling, small enough to balance.
+const CHUNK: usize = 1 << 16;
+
+/// An empty vector with room for `len` elements. Large buffers ask the kernel for huge pages
+/// (as NumPy does): first-touch page faults otherwise cost more than the arithmetic.
+pub fn vec_with_capacity<T>(len: usize) -> Vec<T> {
+    let v: Vec<T> = Vec::with_capacity(len);
+    let bytes = len * std::mem::size_of::<T>();
+    const HUGE_PAGE: usize = 2 << 20;
+    if bytes >= 2 * HUGE_PAGE {
+        let start = (v.as_ptr() as usize).next_multiple_of(HUGE_PAGE);
+        let end = (v.as_ptr() as usize + bytes) / HUGE_PAGE * HUGE_PAGE;
+        if end > start {
+            // SAFETY: the range lies inside this vector's allocation; madvise only changes how
+            // the kernel backs it and fails harmlessly where huge pages are unavailable.
+            unsafe {
+                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    v
+}
+
+/// A vector of `len` elements, element `i` being `f(i)`, computed on all cores when large.
+/// `f` gets a chunk's first index and the chunk to fill.
+fn build_vec<U: Send + Sync>(len: usize, fill: impl Fn(usize, &mut [std::mem::MaybeUninit<U>]) + Sync + Send) -> Vec<U> {
+    use rayon::prelude::*;
+    let mut out = vec_with_capacity::<U>(len);
+    let spare = &mut out.spare_capacity_mut()[..len];
+    if len >= PARALLEL_THRESHOLD {
+        spare.par_chunks_mut(CHUNK).enumerate().for_each(|(k, chunk)| fill(k * CHUNK, chunk));
+    } else {
+        fill(0, spare);
+    }
+    // SAFETY: `fill` wrote every element of the first `len` slots (each caller writes its whole chunk).
+    unsafe { out.set_len(len) };
+    out
+}
+
+/// `len` copies of `value` (a fill).
+pub fn filled_vec<T: Copy + Send + Sync>(len: usize, value: T) -> Vec<T> {
+    build_vec(len, |_, chunk| {
+        for o in chunk {
+            o.write(value);
+        }
+    })
+}
+
 /// Elementwise map into a new standard-layout array, on all cores for large inputs.
 pub fn map<T: Copy + Send + Sync, U: Copy + Send + Sync>(
     input: ArrayViewD<T>,
     f: impl Fn(T) -> U + Sync + Send,
 ) -> ArrayD<U> {
+    if let Some(src) = input.as_slice() {
+        let data = build_vec(src.len(), |start, chunk| {
+            for (o, &x) in chunk.iter_mut().zip(&src[start..]) {
+                o.write(f(x));
+            }
+        });
+        return ArrayD::from_shape_vec(input.raw_dim(), data).expect("same element count");
+    }
     if input.len() >= PARALLEL_THRESHOLD {
         Zip::from(&input).par_map_collect(|&x| f(x))
     } else {
@@ -148,6 +213,14 @@ pub fn zip_map<T: Copy + Send + Sync, U: Copy + Send + Sync, V: Copy + Send + Sy
     b: ArrayViewD<U>,
     f: impl Fn(T, U) -> V + Sync + Send,
 ) -> ArrayD<V> {
+    if let (Some(x), Some(y)) = (a.as_slice(), b.as_slice()) {
+        let data = build_vec(x.len(), |start, chunk| {
+            for ((o, &p), &q) in chunk.iter_mut().zip(&x[start..]).zip(&y[start..]) {
+                o.write(f(p, q));
+            }
+        });
+        return ArrayD::from_shape_vec(a.raw_dim(), data).expect("same element count");
+    }
     let zip = Zip::from(&a).and(&b);
     if a.len() >= PARALLEL_THRESHOLD {
         zip.par_map_collect(|&x, &y| f(x, y))

@@ -218,8 +218,8 @@ fn read_array<T: ReadableElement + Clone>(
     shape: ndarray::Shape<IxDyn>,
 ) -> Result<ArrayD<T>, String> {
     let len = shape.size();
-    let values = T::read_to_end_exact_vec(data, &header.type_descriptor, len)
-        .map_err(|e| e.to_string())?;
+    let values =
+        T::read_to_end_exact_vec(data, &header.type_descriptor, len).map_err(|e| e.to_string())?;
     let array = ArrayD::from_shape_vec(shape, values).map_err(|e| e.to_string())?;
     Ok(if array.is_standard_layout() {
         array
@@ -230,39 +230,50 @@ fn read_array<T: ReadableElement + Clone>(
 
 fn unsupported_dtype_message(header: &Header) -> String {
     let descriptor = &header.type_descriptor;
-    let name = match descriptor.as_string() {
-        Some(descr) => numpy_dtype_name(descr),
-        None => "a structured dtype".to_string(),
+    let what = match descriptor
+        .as_string()
+        .and_then(|descr| numpy_dtype_name(descr))
+    {
+        Some(name) => format!("unsupported dtype {name} ({descriptor})"),
+        None if descriptor.as_list().is_some() => {
+            format!("unsupported structured dtype {descriptor}")
+        }
+        None => format!("unrecognised dtype {descriptor}"),
     };
-    format!(
-        "unsupported dtype {name} ({descriptor}); arrsh loads float64, float32, int64 and bool"
-    )
+    format!("{what}; arrsh loads float64, float32, int64 and bool")
 }
 
 /// NumPy's name for a type descriptor such as `'<u2'` (`uint16`).
-fn numpy_dtype_name(descriptor: &str) -> String {
+fn numpy_dtype_name(descriptor: &str) -> Option<String> {
     let code = descriptor.trim_start_matches(['<', '>', '|', '=']);
-    let digits_at = code.find(|c: char| c.is_ascii_digit()).unwrap_or(code.len());
+    let digits_at = code
+        .find(|c: char| c.is_ascii_digit())
+        .unwrap_or(code.len());
     let (kind, size) = code.split_at(digits_at);
     let count = size.parse::<usize>().ok();
-    match (kind, count) {
+    let name = match (kind, count) {
         ("b", Some(1)) => "bool".to_string(),
         ("i", Some(n @ (1 | 2 | 4 | 8))) => format!("int{}", n * 8),
         ("u", Some(n @ (1 | 2 | 4 | 8))) => format!("uint{}", n * 8),
         ("f", Some(n @ (2 | 4 | 8 | 12 | 16))) => format!("float{}", n * 8),
         ("c", Some(n @ (8 | 16 | 24 | 32))) => format!("complex{}", n * 8),
         // Unicode strings count 4-byte characters.
-        ("U", Some(n)) => format!("str{}", n * 32),
-        ("S", Some(n)) => format!("bytes{}", n * 8),
-        ("V", Some(n)) => format!("void{}", n * 8),
+        ("U", Some(n)) => format!("str{}", n.saturating_mul(32)),
+        ("S", Some(n)) => format!("bytes{}", n.saturating_mul(8)),
+        ("V", Some(n)) => format!("void{}", n.saturating_mul(8)),
         ("O", None) => "object".to_string(),
         ("M" | "m", _) if size.starts_with('8') => {
             let unit = size.find('[').map_or("", |start| &size[start..]);
-            let name = if kind == "M" { "datetime64" } else { "timedelta64" };
+            let name = if kind == "M" {
+                "datetime64"
+            } else {
+                "timedelta64"
+            };
             format!("{name}{unit}")
         }
-        _ => "an unrecognised dtype".to_string(),
-    }
+        _ => return None,
+    };
+    Some(name)
 }
 
 fn python_shape(shape: &[usize]) -> String {
@@ -287,8 +298,7 @@ mod tests {
 
     impl ScratchDir {
         fn new(test: &str) -> Self {
-            let dir =
-                std::env::temp_dir().join(format!("arrsh-npy-{test}-{}", std::process::id()));
+            let dir = std::env::temp_dir().join(format!("arrsh-npy-{test}-{}", std::process::id()));
             std::fs::create_dir_all(&dir).unwrap();
             ScratchDir(dir)
         }
@@ -331,7 +341,7 @@ mod tests {
     /// A raw `.npy` file with the given header literal and data bytes.
     fn raw_npy(literal: &str, data: &[u8]) -> Vec<u8> {
         let mut header = literal.as_bytes().to_vec();
-        while (MAGIC.len() + 4 + header.len() + 1) % 64 != 0 {
+        while !(MAGIC.len() + 4 + header.len() + 1).is_multiple_of(64) {
             header.push(b' ');
         }
         header.push(b'\n');
@@ -348,7 +358,12 @@ mod tests {
         let dir = ScratchDir::new("round-trip");
         let path = dir.file("a.npy");
         let cases = vec![
-            NpyData::F64(Array::linspace(-1.0, 1.0, 24).into_shape_with_order((2, 3, 4)).unwrap().into_dyn()),
+            NpyData::F64(
+                Array::linspace(-1.0, 1.0, 24)
+                    .into_shape_with_order((2, 3, 4))
+                    .unwrap()
+                    .into_dyn(),
+            ),
             NpyData::F32(array![[1.5f32, -2.0], [f32::NAN, f32::INFINITY]].into_dyn()),
             NpyData::I64(array![i64::MIN, -1, 0, 1, i64::MAX].into_dyn()),
             NpyData::Bool(array![[true, false, true]].into_dyn()),
@@ -362,7 +377,10 @@ mod tests {
             assert_eq!(loaded.shape(), case.shape());
             match (&loaded, &case) {
                 (NpyData::F32(got), NpyData::F32(want)) => {
-                    assert!(got.iter().zip(want).all(|(g, w)| g.to_bits() == w.to_bits()));
+                    assert!(got
+                        .iter()
+                        .zip(want)
+                        .all(|(g, w)| g.to_bits() == w.to_bits()));
                 }
                 _ => assert_eq!(loaded, case),
             }
@@ -422,8 +440,14 @@ mod tests {
             &[0u8; 16],
         );
         let err = write("complex.npy", &complex);
-        assert!(err.contains("unsupported dtype complex128 ('<c16')"), "{err}");
-        let bytes = raw_npy("{'descr': '|u1', 'fortran_order': False, 'shape': (3,), }", &[1, 2, 3]);
+        assert!(
+            err.contains("unsupported dtype complex128 ('<c16')"),
+            "{err}"
+        );
+        let bytes = raw_npy(
+            "{'descr': '|u1', 'fortran_order': False, 'shape': (3,), }",
+            &[1, 2, 3],
+        );
         let err = write("u8.npy", &bytes);
         assert!(err.contains("unsupported dtype uint8 ('|u1')"), "{err}");
         let structured = raw_npy(
@@ -431,14 +455,23 @@ mod tests {
             &[0u8; 8],
         );
         let err = write("structured.npy", &structured);
-        assert!(err.contains("unsupported dtype a structured dtype"), "{err}");
+        assert!(
+            err.contains("unsupported structured dtype [('x', '<f8')]"),
+            "{err}"
+        );
 
-        let err = write("garbled.npy", &raw_npy("{'descr': '<f8', 'shape': (1,", &[0u8; 8]));
+        let err = write(
+            "garbled.npy",
+            &raw_npy("{'descr': '<f8', 'shape': (1,", &[0u8; 8]),
+        );
         assert!(err.contains("error parsing"), "{err}");
         let deep = format!("{}{}", "(".repeat(5000), ")".repeat(5000));
         let err = write("deep.npy", &raw_npy(&deep, &[]));
         assert!(err.contains("nested too deeply"), "{err}");
-        let bad_bool = raw_npy("{'descr': '|b1', 'fortran_order': False, 'shape': (2,), }", &[1, 7]);
+        let bad_bool = raw_npy(
+            "{'descr': '|b1', 'fortran_order': False, 'shape': (2,), }",
+            &[1, 7],
+        );
         let err = write("bad-bool.npy", &bad_bool);
         assert!(err.contains("0x07"), "{err}");
         let huge = raw_npy(
@@ -448,7 +481,10 @@ mod tests {
         let err = write("huge.npy", &huge);
         assert!(err.contains("too large"), "{err}");
 
-        let unwritable = save(&dir.file("no/such/dir.npy"), NpyView::F64(arr0(1.0).into_dyn().view()));
+        let unwritable = save(
+            &dir.file("no/such/dir.npy"),
+            NpyView::F64(arr0(1.0).into_dyn().view()),
+        );
         assert!(unwritable.unwrap_err().starts_with("cannot save"));
     }
 
@@ -456,12 +492,18 @@ mod tests {
     fn trailing_bytes_are_ignored_like_numpy() {
         let dir = ScratchDir::new("trailing");
         let path = dir.file("t.npy");
-        let mut bytes = raw_npy("{'descr': '<i8', 'fortran_order': False, 'shape': (2,), }", &[0u8; 16]);
+        let mut bytes = raw_npy(
+            "{'descr': '<i8', 'fortran_order': False, 'shape': (2,), }",
+            &[0u8; 16],
+        );
         let first = bytes.len() - 16;
         bytes[first] = 7;
         bytes.extend_from_slice(b"junk");
         std::fs::write(&path, bytes).unwrap();
-        assert_eq!(load(&path).unwrap(), NpyData::I64(array![7i64, 0].into_dyn()));
+        assert_eq!(
+            load(&path).unwrap(),
+            NpyData::I64(array![7i64, 0].into_dyn())
+        );
     }
 
     #[test]
@@ -498,7 +540,9 @@ mod tests {
         for name in ["c.npy", "fortran.npy", "big.npy"] {
             let loaded = load(&dir.file(name)).unwrap();
             assert_eq!(loaded, NpyData::F64(expected.clone()), "{name}");
-            let NpyData::F64(array) = loaded else { unreachable!() };
+            let NpyData::F64(array) = loaded else {
+                unreachable!()
+            };
             assert!(array.is_standard_layout(), "{name}");
         }
         assert_eq!(
@@ -517,7 +561,10 @@ mod tests {
             load(&dir.file("bool.npy")).unwrap(),
             NpyData::Bool(array![[true, false], [false, true]].into_dyn())
         );
-        assert_eq!(load(&dir.file("scalar.npy")).unwrap(), NpyData::F32(arr0(2.5f32).into_dyn()));
+        assert_eq!(
+            load(&dir.file("scalar.npy")).unwrap(),
+            NpyData::F32(arr0(2.5f32).into_dyn())
+        );
         assert_eq!(load(&dir.file("empty.npy")).unwrap().shape(), &[0, 3]);
         for (name, dtype) in [
             ("c64.npy", "complex64 ('<c8')"),
@@ -538,17 +585,28 @@ mod tests {
             return;
         }
         let dir = ScratchDir::new("to-numpy");
-        let a = Array::range(0.0, 24.0, 1.0).into_shape_with_order((2, 3, 4)).unwrap() / 8.0;
+        let a = Array::range(0.0, 24.0, 1.0)
+            .into_shape_with_order((2, 3, 4))
+            .unwrap()
+            / 8.0;
         save(&dir.file("c.npy"), NpyView::F64(a.view().into_dyn())).unwrap();
         save(&dir.file("t.npy"), NpyView::F64(a.t().into_dyn())).unwrap();
-        save(&dir.file("s.npy"), NpyView::F64(a.slice(s![.., ..;-1, 1..3]).into_dyn())).unwrap();
+        save(
+            &dir.file("s.npy"),
+            NpyView::F64(a.slice(s![.., ..;-1, 1..3]).into_dyn()),
+        )
+        .unwrap();
         let a32 = a.mapv(|v| v as f32);
         save(&dir.file("f4.npy"), NpyView::F32(a32.view().into_dyn())).unwrap();
         let ints: Array1<i64> = array![i64::MIN, -1, 0, i64::MAX];
         save(&dir.file("i8.npy"), NpyView::I64(ints.view().into_dyn())).unwrap();
         let flags = array![[true, false, true]];
         save(&dir.file("b.npy"), NpyView::Bool(flags.view().into_dyn())).unwrap();
-        save(&dir.file("0d.npy"), NpyView::F64(arr0(-0.5).into_dyn().view())).unwrap();
+        save(
+            &dir.file("0d.npy"),
+            NpyView::F64(arr0(-0.5).into_dyn().view()),
+        )
+        .unwrap();
         run_python(
             "import numpy as np\n\
              a = np.arange(24, dtype=np.float64).reshape(2, 3, 4) / 8\n\

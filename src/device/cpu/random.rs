@@ -245,7 +245,10 @@ mod tests {
         assert!(mean.abs() < 0.005, "mean {mean}");
         assert!((var - 1.0).abs() < 0.01, "variance {var}");
         let within_one_sigma = x.iter().filter(|v| v.abs() < 1.0).count() as f64 / 1e6;
-        assert!((within_one_sigma - 0.6827).abs() < 0.003, "{within_one_sigma}");
+        assert!(
+            (within_one_sigma - 0.6827).abs() < 0.003,
+            "{within_one_sigma}"
+        );
 
         let mut y = vec![0.0f32; 1_000_000];
         rng.fill_normal_f32(&mut y);

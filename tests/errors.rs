@@ -1,0 +1,603 @@
+//! The error corpus: bad programs from every area of LANGUAGE.md sections 1–6, each run through the
+//! real `arrsh -e SNIPPET`. Every one must fail the way the spec promises: exit status 1, exactly one
+//! `<-e>:LINE:COL: error: ` header at the right place, a message that names the problem, and never a
+//! panic. A second table holds edge cases that are *not* errors (they must run and print the right
+//! thing), and a third holds inputs whose only promise is "no crash".
+//!
+//! The snippets run in parallel threads, each in a directory that holds a few fixture files.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// One bad snippet: where its error must point and words its message must contain.
+struct Case {
+    code: &'static str,
+    line: usize,
+    col: usize,
+    words: &'static [&'static str],
+}
+
+const fn case(code: &'static str, line: usize, col: usize, words: &'static [&'static str]) -> Case {
+    Case {
+        code,
+        line,
+        col,
+        words,
+    }
+}
+
+#[rustfmt::skip]
+const CASES: &[Case] = &[
+    // ---- syntax ----
+    case("x = (1 + 2", 1, 11, &["unexpected end of input", "still open"]),
+    case("x = [1, 2", 1, 10, &["unexpected end of input", "still open"]),
+    case("x = 1\ny = (2 +\n\nprint(x)", 4, 9, &["still open"]),
+    case("print(\"abc", 1, 7, &["string"]),
+    case("x = 1 +", 1, 8, &["unexpected end of line"]),
+    case("x = 1\ny = 2\nz = x +\n", 3, 8, &["unexpected end of line"]),
+    case("if { }", 1, 4, &["unexpected `{`", "expected an expression"]),
+    case("if true { } else if { }", 1, 21, &["unexpected `{`", "expected an expression"]),
+    case("x = * 3", 1, 5, &["unexpected `*`"]),
+    case("y = 2 +* 2", 1, 8, &["unexpected `*`"]),
+    case("x = 3 3", 1, 7, &["unexpected `3`"]),
+    case("print(1,, 2)", 1, 9, &["unexpected `,`"]),
+    case("for in range(3) { }", 1, 5, &["expected a name"]),
+    case("while true print(1)", 1, 12, &["unexpected `p`", "block"]),
+    case("fn f(a { }", 1, 5, &["parameter list"]),
+    case("fn f(a, a) { return a }", 1, 9, &["duplicate parameter `a`"]),
+    case("fn f(a=1, b) { }", 1, 11, &["without a default"]),
+    case("fn f(a, b) { }\nf(a=1, 2)", 2, 8, &["positional argument", "keyword argument"]),
+    case("}", 1, 1, &["unexpected `}`"]),
+    case("else { }", 1, 1, &["unexpected `e`"]),
+    case("@x", 1, 1, &["unexpected `@`"]),
+    case("1 = 2", 1, 3, &["unexpected `=`"]),
+    case("x = 1\n  y = = 2", 2, 5, &["unexpected `=`"]),
+    case("x = arange(5); x[1:2:3:4]", 1, 23, &["unexpected `:`"]),
+    case("x = [1, 2]; x.shape = 3", 1, 21, &["unexpected `=`"]),
+    case("x = 1_", 1, 5, &["unexpected"]),
+    case("x = 1__0", 1, 5, &["unexpected"]),
+    case("x = 1e", 1, 5, &["unexpected"]),
+    case("x = 0x10", 1, 5, &["unexpected"]),
+    case("x = \"\\q\"", 1, 6, &["unknown escape `\\q`"]),
+    case("x = 9223372036854775808", 1, 5, &["does not fit in 64 bits"]),
+    case("print(7 // 2)", 1, 10, &["unexpected `/`"]),
+    case(":", 1, 2, &["command name"]),
+    case("break", 1, 1, &["`break` or `continue` outside a loop"]),
+    case("continue", 1, 1, &["`break` or `continue` outside a loop"]),
+    case("return 1", 1, 1, &["`return` outside a function"]),
+    case("fn f() { break }\nf()", 1, 10, &["outside a loop"]),
+    case("for i in range(3) { }\nfn g() { continue }\ng()", 2, 10, &["outside a loop"]),
+    // `-e` code may start with a minus sign like any expression
+    case("-x", 1, 2, &["name `x` is not defined"]),
+
+    // ---- names and scoping ----
+    case("foo(1)", 1, 1, &["name `foo` is not defined"]),
+    case("y = x + 1", 1, 5, &["name `x` is not defined"]),
+    case("print(1)\nprint(undefined)", 2, 7, &["name `undefined` is not defined"]),
+    case("fn f() { return zz }\nf()", 1, 17, &["name `zz` is not defined"]),
+    case("fn f() { yy = 1 }\nf()\nprint(yy)", 3, 7, &["name `yy` is not defined"]),
+    case("fn f() { hidden = 1 }\nhidden", 2, 1, &["name `hidden` is not defined"]),
+    case("fn outer() { fn inner() { return 1 } return inner() }\nouter()\ninner()", 3, 1, &["name `inner` is not defined"]),
+    case("x = 1\nfn g() { x = x + 1 }\ng()", 2, 14, &["local variable `x`", "before it is assigned"]),
+    case("fn f() { if false { v = 1 } return v }\nf()", 1, 36, &["local variable `v`", "before it is assigned"]),
+    case("x = nan + 1", 1, 5, &["name `nan` is not defined"]),
+    case("print(inf)", 1, 7, &["name `inf` is not defined"]),
+    case("print(repr(1))", 1, 7, &["name `repr` is not defined"]),
+
+    // ---- arity and keyword arguments ----
+    case("fn f(a) { return a }\nf(1, 2)", 2, 1, &["f()", "takes 1", "2 were given"]),
+    case("fn f() { return }\nf(1)", 2, 1, &["f()", "takes 0", "1 were given"]),
+    case("fn f(a) { return a }\nf()", 2, 1, &["f()", "missing", "`a`"]),
+    case("fn f(a, b=1) { }\nf(b=2)", 2, 1, &["f()", "missing", "`a`"]),
+    case("fn f(a) { return a }\nf(b=1)", 2, 1, &["f()", "unexpected keyword argument `b`"]),
+    case("fn f(a) { return a }\nf(1, a=2)", 2, 1, &["f()", "multiple values", "`a`"]),
+    case("f = fn(a, b=2) { a }\nf(1, 2, 3)", 2, 1, &["takes 2", "3 were given"]),
+    case("zeros()", 1, 1, &["zeros(shape, dtype=, device=)", "missing", "`shape`"]),
+    case("zeros(3, foo=1)", 1, 1, &["unexpected keyword argument `foo`"]),
+    case("print(ones(2, device=cpu, dtpye=f32))", 1, 7, &["unexpected keyword argument `dtpye`"]),
+    case("zeros(3, 4, 5, 6)", 1, 1, &["takes at most 3"]),
+    case("ones(2, dtype=f32, dtype=f64)", 1, 1, &["multiple values", "`dtype`"]),
+    case("print(sum())", 1, 7, &["missing", "`x`"]),
+    case("print(sync(1))", 1, 7, &["sync()", "takes at most 0"]),
+    case("t = clock(1)", 1, 5, &["clock()", "takes at most 0"]),
+    case("range()", 1, 1, &["missing", "`start`"]),
+    case("len(1, 2)", 1, 1, &["takes at most 1"]),
+    case("where([true], 1)", 1, 1, &["missing", "`b`"]),
+    case("assert()", 1, 1, &["missing", "`cond`"]),
+    case("x = linspace(0)", 1, 5, &["missing", "`stop`"]),
+    case("x = full([2, 2])", 1, 5, &["missing", "`value`"]),
+
+    // ---- types ----
+    case("\"a\" + 1", 1, 1, &["unsupported operand types for +", "str", "int"]),
+    case("\"a\" - \"b\"", 1, 1, &["unsupported operand types for -"]),
+    case("ones(2) + \"a\"", 1, 1, &["unsupported operand types for +", "array", "str"]),
+    case("none + 1", 1, 1, &["unsupported operand types for +", "none"]),
+    case("cpu + 1", 1, 1, &["unsupported operand types for +", "device"]),
+    case("1 @ 2", 1, 1, &["matmul"]),
+    case("ones([2, 2]) @ 3", 1, 1, &["matmul", "use *"]),
+    case("x = 1; x()", 1, 8, &["not callable"]),
+    case("print(1)(2)", 1, 1, &["not callable"]),
+    case("print(-\"a\")", 1, 7, &["cannot negate a str"]),
+    case("sqrt(\"a\")", 1, 1, &["expected an array", "str"]),
+    case("outer(\"a\", [1])", 1, 1, &["expected an array", "str"]),
+    case("int(\"abc\")", 1, 1, &["invalid literal for int()", "\"abc\""]),
+    case("float(\"x\")", 1, 1, &["could not convert string to float", "\"x\""]),
+    case("zeros(\"3\")", 1, 1, &["shape must be an integer"]),
+    case("zeros(2.5)", 1, 1, &["shape must be an integer", "2.5"]),
+    case("ones([2, 1.5])", 1, 1, &["dimension must be an integer", "1.5"]),
+    case("reshape(arange(6), [2, 3.5])", 1, 1, &["dimension must be an integer", "3.5"]),
+    case("reshape(arange(6), \"a\")", 1, 1, &["shape must be an integer"]),
+    case("range(1.5)", 1, 1, &["must be an integer", "1.5"]),
+    case("seed(\"a\")", 1, 1, &["seed must be an integer"]),
+    case("for x in 5 { }", 1, 10, &["cannot be iterated"]),
+    case("for v in reshape([1], []) { }", 1, 10, &["iteration over a 0-d array"]),
+    case("len(5)", 1, 1, &["has no len()"]),
+    case("len(none)", 1, 1, &["has no len()"]),
+    case("len(reshape([1], []))", 1, 1, &["len() of a 0-d array"]),
+    case("astype(arange(3), \"f16\")", 1, 1, &["unknown dtype \"f16\""]),
+    case("zeros(3, dtype=cpu)", 1, 1, &["expected a dtype", "device"]),
+    case("to(ones(2), f32)", 1, 1, &["expected a device (cpu or gpu)", "f32"]),
+    case("concatenate(5)", 1, 1, &["expected a list of arrays"]),
+    case("\"abc\"[1.5]", 1, 7, &["indices must be integers", "float"]),
+    case("arange(3)[1.5]", 1, 11, &["indices must be integers", "float"]),
+    case("arange(3)[\"a\"]", 1, 11, &["indices must be integers", "str"]),
+    case("ones(2)[0][0]", 1, 1, &["cannot be indexed"]),
+    case("5[0]", 1, 1, &["cannot be indexed"]),
+    case("x = 1; x[0] = 2", 1, 8, &["does not support item assignment"]),
+    case("s = \"abc\"; s[0] = \"x\"", 1, 12, &["does not support item assignment"]),
+    case("x = arange(3); x[1] = \"a\"", 1, 16, &["expected a number or an array", "str"]),
+    case("none.shape", 1, 1, &["has no attribute `shape`"]),
+    case("x = ones(2); x.foo", 1, 14, &["has no attribute `foo`"]),
+    case("fn f() { }\nf.shape", 2, 1, &["has no attribute `shape`"]),
+    case("arange(3).foo()", 1, 1, &["has no method `foo`"]),
+    case("x = 3; x.foo()", 1, 8, &["has no method `foo`"]),
+    case("if arange(3) { print(1) }", 1, 4, &["truth value", "ambiguous", "any() or all()"]),
+    case("while ones(2) { }", 1, 7, &["truth value", "ambiguous", "any() or all()"]),
+    case("x = arange(3)\nwhile x > 1 { }", 2, 7, &["truth value", "ambiguous"]),
+    case("print(bool(arange(2)))", 1, 7, &["truth value", "ambiguous"]),
+    case("assert(ones(2) == 1)", 1, 1, &["truth value", "ambiguous"]),
+    case("x = not ones(3)", 1, 9, &["truth value", "ambiguous"]),
+    case("if arange(3) and true { }", 1, 4, &["truth value", "ambiguous"]),
+    case("x = false or arange(2)", 1, 14, &["truth value", "ambiguous"]),
+
+    // ---- shapes and broadcasting ----
+    case("[1, 2] + [1, 2, 3]", 1, 1, &["could not be broadcast", "(2,)", "(3,)"]),
+    case("eye(2) + ones([3, 3])", 1, 1, &["could not be broadcast", "(2, 2)", "(3, 3)"]),
+    case("a = ones([2, 3])\nb = a * ones([3, 2])", 2, 5, &["could not be broadcast", "(2, 3)", "(3, 2)"]),
+    case("maximum(ones(2), ones(3))", 1, 1, &["could not be broadcast"]),
+    case("clip(ones(2), ones(3), 1)", 1, 1, &["could not be broadcast"]),
+    case("where([true, false], [1, 2, 3], 0)", 1, 1, &["could not be broadcast"]),
+    case("ones([2, 3]) @ ones([2, 3])", 1, 1, &["matmul", "(2, 3)", "not aligned"]),
+    case("ones(3) @ ones(4)", 1, 1, &["matmul", "(3,)", "(4,)"]),
+    case("dot(ones([2, 3]), ones(2))", 1, 1, &["matmul", "not aligned"]),
+    case("reshape(arange(6), [4, 2])", 1, 1, &["cannot reshape array of size 6 into shape (4, 2)"]),
+    case("reshape(arange(6), [4, -1])", 1, 1, &["cannot reshape array of size 6"]),
+    case("reshape(arange(6), [-1, -1])", 1, 1, &["only specify one unknown dimension"]),
+    case("concatenate([ones(2), ones([2, 2])])", 1, 1, &["dimensions", "must match"]),
+    case("concatenate([ones([2, 2]), ones([3, 3])], axis=1)", 1, 1, &["must match", "(2, 2)", "(3, 3)"]),
+    case("concatenate([ones(2), ones(2)], axis=1)", 1, 1, &["axis 1 is out of bounds"]),
+    case("concatenate([])", 1, 1, &["need at least one array"]),
+    case("stack([ones(2), ones(3)])", 1, 1, &["same shape", "(2,)", "(3,)"]),
+    case("stack([ones(2), ones(2)], axis=3)", 1, 1, &["axis 3 is out of bounds"]),
+    case("conv2d(ones(3), ones([3, 3]))", 1, 1, &["conv2d", "2-d"]),
+    case("x = ones(3); x += ones(4)", 1, 19, &["(4,)", "(3,)"]),
+    case("x = ones(3); x += ones([2, 3])", 1, 19, &["(2, 3)", "(3,)"]),
+    case("x = ones(3); x[0:2] = [1, 2, 3]", 1, 14, &["could not broadcast", "(3,)", "(2,)"]),
+    case("x = ones([2, 2]); x[0] = ones(3)", 1, 19, &["could not broadcast", "(3,)", "(2,)"]),
+    case("x = arange(3)\nx[1] = x", 2, 1, &["could not broadcast"]),
+    case("x = [[1, 2], [3]]", 1, 5, &["(2,)", "(1,)"]),
+    case("sum(ones([2, 2]), axis=2)", 1, 1, &["axis 2 is out of bounds for array of dimension 2"]),
+    case("cumsum(ones([2, 2]), axis=-3)", 1, 1, &["axis -3 is out of bounds"]),
+    case("max(zeros(0))", 1, 1, &["zero-size array", "no identity"]),
+    case("argmax(zeros(0))", 1, 1, &["empty"]),
+    case("min(zeros([0, 3]), axis=0)", 1, 1, &["zero-size array"]),
+
+    // ---- indices out of range ----
+    case("x = arange(3); x[3]", 1, 16, &["index 3 is out of bounds for axis 0 with size 3"]),
+    case("x = arange(3); x[-4]", 1, 16, &["index -4 is out of bounds for axis 0 with size 3"]),
+    case("x = ones([2, 2]); x[0, 5]", 1, 19, &["index 5 is out of bounds for axis 1 with size 2"]),
+    case("x = reshape(arange(4), [2, 2]); x[2, 0]", 1, 33, &["index 2 is out of bounds for axis 0"]),
+    case("x = reshape(arange(4), [2, 2]); x[:, 2]", 1, 33, &["index 2 is out of bounds for axis 1"]),
+    case("x = ones([2, 2]); x[0, 0, 0]", 1, 19, &["too many indices"]),
+    case("print(arange(5)[1:3, 0])", 1, 7, &["too many indices"]),
+    case("reshape([1], [])[0]", 1, 1, &["too many indices", "0-dimensional"]),
+    case("print(zeros(0)[0])", 1, 7, &["index 0 is out of bounds for axis 0 with size 0"]),
+    case("x = arange(3); x[[0, 5]]", 1, 16, &["index 5 is out of bounds"]),
+    case("x = arange(3); x[[true, false]]", 1, 16, &["boolean index did not match"]),
+    case("x = arange(3); x[3] = 1", 1, 16, &["index 3 is out of bounds"]),
+    case("x = arange(3); x[[0, 3]] = 1", 1, 16, &["index 3 is out of bounds"]),
+    case("x = arange(5); print(x[::0])", 1, 22, &["slice step cannot be zero"]),
+    case("fn f(x) {\n    return x[10]\n}\nf(arange(3))", 2, 12, &["index 10 is out of bounds"]),
+    case("\"abc\"[5]", 1, 1, &["str index 5 is out of range"]),
+    case("\"abc\"[-4]", 1, 1, &["str index -4 is out of range"]),
+    case("devices()[5]", 1, 1, &["index 5 is out of range"]),
+    case("x = ones(2).shape; x[3]", 1, 20, &["index 3 is out of range"]),
+    case("range(3)[5]", 1, 1, &["index 5 is out of range"]),
+
+    // ---- dtypes and promotion misuse ----
+    case("x = arange(3); x *= 2.5", 1, 21, &["in place", "f64", "i64"]),
+    case("x = arange(3); x /= 2", 1, 21, &["in place", "f64", "i64"]),
+    case("x = arange(3); x += [0.5]", 1, 21, &["in place", "f64", "i64"]),
+    case("b = [true, false]; b += 1", 1, 25, &["in place", "i64", "bool"]),
+    case("print(arange(3) ** -1)", 1, 7, &["negative integer powers"]),
+    case("print(-[true, false])", 1, 7, &["not supported", "bool"]),
+    case("print([true] - [false])", 1, 7, &["not supported", "bool"]),
+
+    // ---- devices (this machine has no gpu) ----
+    case("to(ones(2), gpu)", 1, 1, &["no gpu"]),
+    case("x = ones(2).to(gpu)", 1, 5, &["no gpu"]),
+    case("zeros(3, device=gpu)", 1, 1, &["no gpu"]),
+    case("x = 1\ny = ones([2, 2], device=gpu)", 2, 5, &["no gpu"]),
+    case("arange(3, device=gpu)", 1, 1, &["no gpu"]),
+    case("linspace(0, 1, 3, device=gpu)", 1, 1, &["no gpu"]),
+    case("eye(2, device=gpu)", 1, 1, &["no gpu"]),
+    case("full(2, 1, device=gpu)", 1, 1, &["no gpu"]),
+    case("rand(3, device=gpu)", 1, 1, &["no gpu"]),
+    case("randint(0, 5, 3, device=gpu)", 1, 1, &["no gpu"]),
+    case("zeros_like(ones(2), device=gpu)", 1, 1, &["no gpu"]),
+    case("load(\"ok.npy\", device=gpu)", 1, 1, &["no gpu"]),
+    case(":device gpu", 1, 1, &["no gpu"]),
+    case("to(ones(2), \"tpu\")", 1, 1, &["expected a device (cpu or gpu)", "\"tpu\""]),
+    case("zeros(2, device=3)", 1, 1, &["expected a device (cpu or gpu)"]),
+    case(":device tpu", 1, 1, &[":device takes cpu or gpu", "`tpu`"]),
+    case(":frobnicate", 1, 1, &["unknown command :frobnicate"]),
+
+    // ---- files ----
+    case("load(\"missing.npy\")", 1, 1, &["missing.npy", "no such file"]),
+    case("x = load(\"bad.npy\")", 1, 5, &["bad.npy", "not a .npy file"]),
+    case("load(\"f16.npy\")", 1, 1, &["f16.npy", "unsupported dtype float16"]),
+    case("load(\"trunc.npy\")", 1, 1, &["trunc.npy", "truncated"]),
+    case("load(\"adir\")", 1, 1, &["adir"]),
+    case("save(\"nodir/x.npy\", ones(2))", 1, 1, &["cannot save", "nodir/x.npy"]),
+    case("save(3, ones(2))", 1, 1, &["file name must be a str"]),
+    case("load(5)", 1, 1, &["file name must be a str"]),
+    case("save(\"x.npy\", \"abc\")", 1, 1, &["expected an array", "str"]),
+    case(":load missing.arr", 1, 1, &["missing.arr"]),
+
+    // ---- recursion depth ----
+    case("fn f(n) { return f(n + 1) }\nf(0)", 1, 18, &["maximum recursion depth", "f()"]),
+    case("fn a(n) { return b(n) }\nfn b(n) { return a(n) }\na(1)", 2, 18, &["maximum recursion depth"]),
+    case("g = fn(n) { g(n + 1) }\ng(0)", 1, 13, &["maximum recursion depth"]),
+
+    // ---- integer overflow of host ints ----
+    case("9223372036854775807 + 1", 1, 1, &["integer overflow", "9223372036854775807 + 1"]),
+    case("print(-9223372036854775807 - 2)", 1, 7, &["integer overflow"]),
+    case("print(2 ** 63)", 1, 7, &["integer overflow", "2 ** 63"]),
+    case("print(10 ** 19)", 1, 7, &["integer overflow"]),
+    case("print(3037000500 * 3037000500)", 1, 7, &["integer overflow"]),
+    case("x = 9223372036854775807; x += 1", 1, 31, &["integer overflow"]),
+    case("x = 2 ** 62; y = x * 4", 1, 18, &["integer overflow"]),
+    case("fn grow(n) { return n * 2 }\ngrow(2 ** 62)", 1, 21, &["integer overflow"]),
+    case("print(-(-9223372036854775807 - 1))", 1, 7, &["overflow", "negation"]),
+    case("print(abs(-9223372036854775807 - 1))", 1, 7, &["overflow"]),
+    case("print(int(1e300))", 1, 7, &["cannot convert", "int"]),
+    case("print(int(float(\"inf\")))", 1, 7, &["cannot convert inf"]),
+    case("print(int(float(\"nan\")))", 1, 7, &["cannot convert nan"]),
+    case("print(len(range(-9223372036854775807 - 1, 9223372036854775807)))", 1, 7, &["overflow"]),
+    case("x = arange(-9223372036854775807, 9223372036854775807, 4611686018427387904)", 1, 5, &["overflow"]),
+
+    // ---- division by zero ----
+    case("1 / 0", 1, 1, &["integer division by zero"]),
+    case("print(0 / 0)", 1, 7, &["integer division by zero"]),
+    case("n = 0\nprint(10 / n)", 2, 7, &["integer division by zero"]),
+    case("print(10 / false)", 1, 7, &["division by zero"]),
+    case("5 % 0", 1, 1, &["modulo by zero"]),
+    case("print(ones(2, dtype=i64) / 0)", 1, 7, &["integer division by zero"]),
+    case("print(arange(3) % 0)", 1, 7, &["by zero"]),
+
+    // ---- assertions ----
+    case("assert(1 == 2, \"math is broken\")", 1, 1, &["math is broken"]),
+    case("assert(false)", 1, 1, &["assertion failed"]),
+    case("assert(0)", 1, 1, &["assertion failed"]),
+    case("assert(all(ones(2) == 0), \"not zeros\")", 1, 1, &["not zeros"]),
+    case("x = 1\nassert(x > 1, \"x is \" + str(x))", 2, 1, &["x is 1"]),
+
+    // ---- bad shapes and sizes ----
+    case("zeros(-1)", 1, 1, &["negative dimensions are not allowed"]),
+    case("ones([2, -3])", 1, 1, &["negative dimensions are not allowed"]),
+    case("full(-2, 1)", 1, 1, &["negative dimensions are not allowed"]),
+    case("empty(-5)", 1, 1, &["negative dimensions are not allowed"]),
+    case("rand(-1)", 1, 1, &["negative dimensions are not allowed"]),
+    case("print(randint(0, 10, [2, -1]))", 1, 7, &["negative dimensions are not allowed"]),
+    case("eye(-1)", 1, 1, &["non-negative"]),
+    case("linspace(0, 1, -1)", 1, 1, &["non-negative"]),
+    case("arange(0, 10, 0)", 1, 1, &["step cannot be zero"]),
+    case("range(0, 10, 0)", 1, 1, &["step must not be zero"]),
+    case("randint(5, 5, 3)", 1, 1, &["low >= high"]),
+    case("zeros(1e300)", 1, 1, &["shape must be an integer"]),
+    case("ones(1e15)", 1, 1, &["cannot allocate"]),
+    case("zeros([100000, 100000, 100000])", 1, 1, &["cannot allocate"]),
+    case("x = arange(1e20)", 1, 5, &["cannot allocate"]),
+    case("x = arange(0, 1, 1e-300)", 1, 5, &["cannot allocate"]),
+    case("x = linspace(0, 1, 1e15)", 1, 5, &["cannot allocate"]),
+    case("x = eye(1e8)", 1, 5, &["cannot allocate"]),
+];
+
+/// Edge cases that are not errors: they must run (exit 0) and print exactly this.
+#[rustfmt::skip]
+const RUNS: &[(&str, &str)] = &[
+    // Python's range has no overflow: the loop simply ends
+    ("for i in range(9223372036854775800, 9223372036854775807, 5) { print(i) }", "9223372036854775800\n9223372036854775805\n"),
+    ("for i in range(-9223372036854775800, -9223372036854775807 - 1, -5) { print(i) }", "-9223372036854775800\n-9223372036854775805\n"),
+    ("print(len(range(0, 9223372036854775807, 4611686018427387904)))", "2\n"),
+    // NumPy: an empty inner dimension multiplies to zeros
+    ("print(matmul(zeros([2, 0]), zeros([0, 2])))", "[[0. 0.]\n [0. 0.]]\n"),
+    ("print(zeros([0, 3]) @ ones(3))", "[]\n"),
+    ("print(sum(zeros([0, 3]), axis=0), sum(zeros([0, 3]), axis=1))", "[0. 0. 0.] []\n"),
+    ("print(cumsum(zeros([0, 2]), axis=0).shape)", "(0, 2)\n"),
+    ("print(zeros([2, 0]).T.shape, ravel(zeros([2, 0])).shape)", "(0, 2) (0,)\n"),
+    ("print(concatenate([zeros([0, 2]), ones([1, 2])]))", "[[1. 1.]]\n"),
+    ("x = zeros([0, 3]); print(x, x.shape)", "[] (0, 3)\n"),
+    ("x = arange(3); print(x[5:2], x[5:2].shape)", "[] (0,)\n"),
+    ("print(mean(zeros(0)), std(zeros(0)))", "nan nan\n"),
+    // in-place never needs a new buffer, even when the operand overlaps the target
+    ("x = arange(5); x[1:] += x[:-1]; print(x)", "[0 1 3 5 7]\n"),
+    ("m = reshape(arange(9), [3, 3]); m[:] = m.T; print(m)", "[[0 3 6]\n [1 4 7]\n [2 5 8]]\n"),
+    // NumPy's same_kind casting: an f64 operand may update an f32 array in place
+    ("x = ones(3, dtype=f32); x += ones(3); print(x, x.dtype)", "[2. 2. 2.] f32\n"),
+    ("x = ones(2, dtype=f32); x *= [0.5, 4.0]; print(x, x.dtype)", "[0.5 4. ] f32\n"),
+];
+
+/// Inputs whose only promise here is "a clean result or a clean error, never a crash".
+#[rustfmt::skip]
+const NO_CRASH: &[&str] = &[
+    "print(conv2d(ones([2, 2]), zeros([0, 3])))",
+    "print(conv2d(zeros([0, 0]), ones([1, 1])))",
+    "print(reshape(zeros(0), [0, -1]))",
+    "print(min(zeros([0, 3]), axis=1))",
+    "print(argmax(zeros([0, 3]), axis=0))",
+    "print(stack([zeros([0, 2]), zeros([0, 2])]))",
+    "x = zeros([0, 2]); x[:, 0] = 1; print(x)",
+    "x = zeros([3, 0]); print(x[1], x[x > 0])",
+    "print(outer(zeros(0), ones(3)))",
+    "print(ones([2, 0]) @ ones([0, 3]))",
+    "print(randint(-9223372036854775807 - 1, 9223372036854775807, 3).shape)",
+    "print(linspace(0, 1e308, 3), linspace(-1e308, 1e308, 3))",
+    "print(arange(1e18, 1e18 + 3))",
+    "print(astype([1e300, -1e300, 0.0 / 0.0], i64))",
+    "x = arange(3); x[0] = 1e300; print(x)",
+    "print(eye(0), eye(0).shape)",
+    "print(full([2, 0], 7), zeros_like(zeros([0, 4])))",
+    "print(str(zeros([0, 3])), [zeros([2, 0])])",
+    "save(\"e.npy\", zeros([0, 3])); print(load(\"e.npy\").shape)",
+];
+
+fn arrsh() -> &'static str {
+    env!("CARGO_BIN_EXE_arrsh")
+}
+
+/// A directory with the files some snippets read.
+fn fixture_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arrsh-errors-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("adir")).unwrap();
+    std::fs::write(dir.join("bad.npy"), b"this is not a npy file\n").unwrap();
+    std::fs::write(
+        dir.join("f16.npy"),
+        npy("<f2", "(3,)", &[0, 60, 0, 60, 0, 60]),
+    )
+    .unwrap();
+    let doubles: Vec<u8> = [1.0f64, 2.0].iter().flat_map(|v| v.to_le_bytes()).collect();
+    let ok = npy("<f8", "(2,)", &doubles);
+    std::fs::write(dir.join("ok.npy"), &ok).unwrap();
+    std::fs::write(dir.join("trunc.npy"), &ok[..40]).unwrap();
+    dir
+}
+
+/// A version 1.0 `.npy` file: magic, header dict padded to 64 bytes, then the data.
+fn npy(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
+    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    out.extend_from_slice(header.as_bytes());
+    out.extend_from_slice(data);
+    out
+}
+
+fn run(code: &str, dir: &Path) -> Output {
+    // Each snippet gets its own copy of the fixtures' directory so that `save` cannot race.
+    Command::new(arrsh())
+        .arg("-e")
+        .arg(code)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env_remove("RUST_BACKTRACE")
+        .output()
+        .expect("arrsh runs")
+}
+
+fn panic_text(stderr: &str) -> bool {
+    stderr.contains("panicked")
+        || stderr.contains("RUST_BACKTRACE")
+        || stderr.contains("memory allocation of")
+}
+
+fn show(code: &str, out: &Output) -> String {
+    format!(
+        "  code:   {code:?}\n  exit:   {:?}\n  stdout: {:?}\n  stderr: {}\n",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr).replace('\n', "\n          ")
+    )
+}
+
+/// Checks one error case; `None` when it behaves as promised.
+fn check_case(c: &Case, dir: &Path) -> Option<String> {
+    let out = run(c.code, dir);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let mut problems = Vec::new();
+    if panic_text(&stderr) {
+        problems.push("it panicked".to_string());
+    }
+    if out.status.code() != Some(1) {
+        problems.push(format!("exit status {:?}, expected 1", out.status.code()));
+    }
+    let headers: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("<-e>:") && l.contains(": error: "))
+        .collect();
+    if headers.len() != 1 {
+        problems.push(format!(
+            "{} `<-e>:LINE:COL: error:` headers, expected exactly one",
+            headers.len()
+        ));
+    }
+    if let Some(header) = headers.first() {
+        let want = format!("<-e>:{}:{}: error: ", c.line, c.col);
+        if !header.starts_with(&want) {
+            problems.push(format!("header {header:?} does not start with {want:?}"));
+        }
+        let lower = header.to_lowercase();
+        for word in c.words {
+            if !lower.contains(&word.to_lowercase()) {
+                problems.push(format!("message lacks {word:?}"));
+            }
+        }
+    }
+    if problems.is_empty() {
+        None
+    } else {
+        Some(format!("{}\n{}", problems.join("; "), show(c.code, &out)))
+    }
+}
+
+fn check_run(code: &str, expected: &str, dir: &Path) -> Option<String> {
+    let out = run(code, dir);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if out.status.code() == Some(0) && stdout == expected && out.stderr.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "expected exit 0 and stdout {expected:?}\n{}",
+        show(code, &out)
+    ))
+}
+
+fn check_no_crash(code: &str, dir: &Path) -> Option<String> {
+    let out = run(code, dir);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let clean_error = out.status.code() == Some(1)
+        && stderr
+            .lines()
+            .filter(|l| l.starts_with("<-e>:") && l.contains(": error: "))
+            .count()
+            == 1;
+    if !panic_text(&stderr) && (out.status.code() == Some(0) || clean_error) {
+        return None;
+    }
+    Some(format!(
+        "expected a result or a clean error, not a crash\n{}",
+        show(code, &out)
+    ))
+}
+
+/// Runs `check` over `items` on all cores; returns the failure reports in table order.
+fn parallel<T: Sync>(
+    items: &[T],
+    check: impl Fn(&T, &Path) -> Option<String> + Sync,
+) -> Vec<(usize, String)> {
+    let base = fixture_dir();
+    let next = AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism()
+        .map_or(4, |n| n.get())
+        .min(16);
+    let mut failures: Vec<(usize, String)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let (next, base, check) = (&next, &base, &check);
+                s.spawn(move || {
+                    // One working directory per thread: snippets that save files cannot collide.
+                    let dir = base.join(format!("t{t}"));
+                    std::fs::create_dir_all(&dir).unwrap();
+                    for entry in std::fs::read_dir(base).unwrap() {
+                        let path = entry.unwrap().path();
+                        if path.is_file() {
+                            std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+                        }
+                    }
+                    std::fs::create_dir_all(dir.join("adir")).unwrap();
+                    let mut found = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(item) = items.get(i) else { break };
+                        if let Some(report) = check(item, &dir) {
+                            found.push((i, report));
+                        }
+                    }
+                    found
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    let _ = std::fs::remove_dir_all(&base);
+    failures.sort_by_key(|(i, _)| *i);
+    failures
+}
+
+fn report(what: &str, total: usize, failures: &[(usize, String)]) {
+    println!("{what}: {} of {total} as promised", total - failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} of {total} {what} misbehave:\n\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .map(|(i, r)| format!("#{i}: {r}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+#[test]
+fn the_corpus_is_large_and_distinct() {
+    assert!(CASES.len() >= 120, "only {} error cases", CASES.len());
+    let mut codes: Vec<&str> = CASES.iter().map(|c| c.code).collect();
+    codes.sort();
+    let before = codes.len();
+    codes.dedup();
+    assert_eq!(before, codes.len(), "a snippet appears twice in the corpus");
+    assert!(CASES
+        .iter()
+        .all(|c| !c.words.is_empty() && c.line >= 1 && c.col >= 1));
+}
+
+#[test]
+fn every_bad_snippet_fails_cleanly_at_its_position() {
+    let failures = parallel(CASES, check_case);
+    report("error cases", CASES.len(), &failures);
+}
+
+#[test]
+fn edge_cases_that_are_not_errors_run() {
+    let failures = parallel(RUNS, |(code, expected), dir| check_run(code, expected, dir));
+    report("edge cases", RUNS.len(), &failures);
+}
+
+#[test]
+fn extreme_inputs_never_crash() {
+    let failures = parallel(NO_CRASH, |code, dir| check_no_crash(code, dir));
+    report("extreme inputs", NO_CRASH.len(), &failures);
+}
+
+#[test]
+fn an_error_keeps_the_output_printed_before_it() {
+    let out = run(
+        "print(\"first\")\nprint(\"second\")\nx = arange(2)[7]\nprint(\"never\")",
+        &std::env::temp_dir(),
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "first\nsecond\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "<-e>:3:5: error: index 7 is out of bounds for axis 0 with size 2\n3 | x = arange(2)[7]\n        ^^^^^^^^^^^^\n"
+    );
+}

@@ -1,0 +1,18 @@
+# Constructors: zeros ones full empty arange linspace eye zeros_like ones_like, with dtype= and device=.
+print(zeros(3), zeros([2, 2]), zeros(3).dtype)
+print(ones(2), ones([1, 3], dtype=i64), ones(2, dtype=bool), ones(2, dtype=f32).dtype)
+print(full([2, 3], 7), full(2, 1.5), full(2, true), full(2, 7).dtype, full(2, 1.5).dtype, full(2, true).dtype)
+print(full(3, 2, dtype=f32), full([2], 0.5, dtype=f64))
+print(empty(3).shape, empty([2, 4], dtype=i64).dtype)
+print(zeros(2.0), ones(1e1).size, zeros([2.0, 3]).shape)   # a whole float is a size
+print(zeros(4, device=cpu).device, ones(2, dtype=f32, device=cpu))
+print(arange(5), arange(2, 6), arange(1, 10, 3), arange(5, 0, -1), arange(0, -5, -2))
+print(arange(0.0, 1.0, 0.25), arange(0.5, 3), arange(3, dtype=f32), arange(3.0).dtype, arange(3).dtype)
+print(arange(0), arange(5, 2), arange(1, 2, 0.3))
+print(linspace(0, 1, 5), linspace(-1, 1, 3), linspace(2, 3, 1), linspace(0, 1, 2))
+print(linspace(0, 10, 4), linspace(1, 0, 3), linspace(0, 1, 3, dtype=f32))
+print(linspace(0, 1).size, linspace(0, 1)[49])
+print(eye(1), eye(3), eye(2, dtype=i64), eye(2, dtype=bool))
+x = reshape(arange(6), [2, 3])
+print(zeros_like(x), ones_like(x * 1.5), zeros_like(x > 2), ones_like(x, dtype=f32))
+print(zeros_like([1.5, 2]).dtype, ones_like(x).shape)

@@ -1,0 +1,18 @@
+# Shape built-ins: reshape (one -1 allowed), ravel, transpose, concatenate, stack, len.
+x = arange(12)
+print(reshape(x, [3, 4]), reshape(x, [2, -1]).shape, reshape(x, [-1]).shape, reshape(x, 12).shape)
+print(reshape(x, [2, 3, 2])[1], reshape(reshape(x, [3, 4]), [4, 3]))
+m = reshape(x, [3, 4])
+print(ravel(m), ravel(m.T), ravel(m[:, 1:3]), ravel(reshape([5], [])).shape)
+print(transpose(m), transpose(m).shape, transpose(arange(3)), transpose(reshape(arange(24), [2, 3, 4])).shape)
+print(reshape(m.T, [2, 6]))
+a = reshape(arange(4), [2, 2])
+b = reshape(arange(4, 8), [2, 2])
+print(concatenate([a, b]), concatenate([a, b], axis=1), concatenate([a, b], axis=-1).shape)
+print(concatenate([arange(2), arange(3), arange(1)]), concatenate([ones(2), arange(2)]))
+print(concatenate([a, b, a], axis=0).shape, concatenate([zeros(0), ones(2)]))
+print(stack([arange(3), arange(3) * 10]), stack([arange(3), arange(3) * 10], axis=1))
+print(stack([a, b]).shape, stack([a, b], axis=1).shape, stack([a, b], axis=2).shape, stack([a, b], axis=-1)[1])
+print(len(m), len(m[0]), len(arange(7)), len("four"), len(range(2, 10, 3)), len(ones([5, 2]).T))
+# reshape of a non-contiguous view copies the elements in order
+print(reshape(m[:, ::2], [6]), reshape(m.T, [12]))
