@@ -11,7 +11,11 @@ use crate::interp::Interpreter;
 use crate::syntax::source::is_incomplete;
 
 #[derive(Parser, Debug)]
-#[command(name = "arrsh", version, about = "An array shell that shows where the time goes, on the cpu and the gpu")]
+#[command(
+    name = "arrsh",
+    version,
+    about = "An array shell that shows where the time goes, on the cpu and the gpu"
+)]
 pub struct Options {
     /// Script to run (`-` reads the script from stdin). Without one, arrsh is interactive.
     pub file: Option<PathBuf>,
@@ -35,7 +39,8 @@ pub enum DeviceChoice {
 /// Exit status: 0 success, 1 an error in the program, 2 bad command-line use (clap's own).
 pub fn run(options: Options) -> i32 {
     crate::interp::builtins::start_clock();
-    let color = !options.no_color && std::env::var_os("NO_COLOR").is_none() && io::stderr().is_terminal();
+    let color =
+        !options.no_color && std::env::var_os("NO_COLOR").is_none() && io::stderr().is_terminal();
     colored::control::set_override(color);
     let stdout: Box<dyn Write> = if io::stdout().is_terminal() {
         Box::new(io::LineWriter::new(io::stdout()))
@@ -54,7 +59,10 @@ pub fn run(options: Options) -> i32 {
         (None, Some(path)) if path.as_os_str() == "-" => {
             let mut text = String::new();
             if let Err(e) = io::stdin().read_to_string(&mut text) {
-                return report(&mut interp, &crate::error::io_error(format!("cannot read stdin: {e}")));
+                return report(
+                    &mut interp,
+                    &crate::error::io_error(format!("cannot read stdin: {e}")),
+                );
             }
             ("<stdin>".to_string(), text)
         }
@@ -73,9 +81,12 @@ pub fn run(options: Options) -> i32 {
 fn read_script(path: &PathBuf) -> Result<String, Error> {
     let shown = path.display();
     if path.is_dir() {
-        return Err(crate::error::io_error(format!("{shown} is a directory, not a script")));
+        return Err(crate::error::io_error(format!(
+            "{shown} is a directory, not a script"
+        )));
     }
-    let bytes = std::fs::read(path).map_err(|e| crate::error::io_error(format!("cannot read {shown}: {e}")))?;
+    let bytes = std::fs::read(path)
+        .map_err(|e| crate::error::io_error(format!("cannot read {shown}: {e}")))?;
     String::from_utf8(bytes).map_err(|e| {
         crate::error::io_error(format!(
             "{shown} is not a text script: invalid UTF-8 at byte {}",

@@ -8,7 +8,11 @@ fn main() {
     let status = std::thread::Builder::new()
         .stack_size(INTERPRETER_STACK_BYTES)
         .spawn(move || arrsh::cli::run(options))
-        .and_then(|thread| thread.join().map_err(|_| std::io::Error::other("the interpreter thread failed")))
+        .and_then(|thread| {
+            thread
+                .join()
+                .map_err(|_| std::io::Error::other("the interpreter thread failed"))
+        })
         .unwrap_or(1);
     std::process::exit(status);
 }

@@ -16,13 +16,23 @@ fn header_value<'a>(script: &'a str, key: &str) -> Option<&'a str> {
     script
         .lines()
         .take_while(|l| l.starts_with('#'))
-        .find_map(|l| l.strip_prefix('#')?.trim().strip_prefix(key)?.strip_prefix(':').map(str::trim))
+        .find_map(|l| {
+            l.strip_prefix('#')?
+                .trim()
+                .strip_prefix(key)?
+                .strip_prefix(':')
+                .map(str::trim)
+        })
 }
 
 fn run_script(path: &Path) -> String {
     let text = std::fs::read_to_string(path).unwrap();
     let name = path.file_name().unwrap();
-    let workdir = std::env::temp_dir().join(format!("arrsh-golden-{}-{}", std::process::id(), name.to_string_lossy()));
+    let workdir = std::env::temp_dir().join(format!(
+        "arrsh-golden-{}-{}",
+        std::process::id(),
+        name.to_string_lossy()
+    ));
     let _ = std::fs::remove_dir_all(&workdir);
     std::fs::create_dir_all(&workdir).unwrap();
     std::fs::copy(path, workdir.join(name)).unwrap();
@@ -78,7 +88,10 @@ fn golden_scripts() {
         let text = std::fs::read_to_string(script).unwrap();
         if header_value(&text, "needs") == Some("gpu") && !has_gpu {
             if require_gpu {
-                failures.push(format!("{}: needs a gpu and ARRSH_REQUIRE_GPU is set", script.display()));
+                failures.push(format!(
+                    "{}: needs a gpu and ARRSH_REQUIRE_GPU is set",
+                    script.display()
+                ));
             } else {
                 println!("skipped: no gpu: {}", script.display());
                 skipped += 1;
@@ -103,8 +116,15 @@ fn golden_scripts() {
             ));
         }
     }
-    println!("golden scripts: {passed} passed, {} failed, {skipped} skipped", failures.len());
-    assert!(failures.is_empty(), "golden mismatches:\n\n{}", failures.join("\n"));
+    println!(
+        "golden scripts: {passed} passed, {} failed, {skipped} skipped",
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "golden mismatches:\n\n{}",
+        failures.join("\n")
+    );
 }
 
 /// The first differing lines, enough to see what changed.

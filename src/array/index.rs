@@ -44,7 +44,8 @@ fn single_advanced(subscripts: &[Subscript]) -> Result<&Array> {
 pub fn get(a: &Array, subscripts: &[Subscript]) -> Result<Selection> {
     if let Some(basic) = basic_indices(subscripts) {
         let layout = a.layout().index(&basic)?;
-        let all_positions = basic.len() == a.ndim() && basic.iter().all(|b| matches!(b, AxisIndex::At(_)));
+        let all_positions =
+            basic.len() == a.ndim() && basic.iter().all(|b| matches!(b, AxisIndex::At(_)));
         if all_positions {
             let view = a.with_layout(layout);
             return Ok(Selection::Scalar(view.element(&[])));
@@ -99,8 +100,17 @@ fn gather_rows(a: &Array, index: &Array) -> Result<Vec<usize>> {
         .collect()
 }
 
-fn take_rows<T: CpuElement>(a: &Array, rows: &[usize], row_size: usize, shape: Vec<usize>) -> Array {
-    let flat = if a.layout().is_contiguous() { a.clone() } else { a.copy() };
+fn take_rows<T: CpuElement>(
+    a: &Array,
+    rows: &[usize],
+    row_size: usize,
+    shape: Vec<usize>,
+) -> Array {
+    let flat = if a.layout().is_contiguous() {
+        a.clone()
+    } else {
+        a.copy()
+    };
     let data = flat.with_view::<T, _>(|v| {
         let slice = v.to_slice().expect("contiguous");
         let mut out = Vec::with_capacity(rows.len() * row_size);
@@ -180,7 +190,9 @@ pub fn set(a: &Array, subscripts: &[Subscript], value: Operand) -> Result<()> {
         }
     };
     if !a.layout().is_contiguous() {
-        return Err(index_error("assignment through an index array needs a contiguous array; copy it first"));
+        return Err(index_error(
+            "assignment through an index array needs a contiguous array; copy it first",
+        ));
     }
     with_dtype!(a.dtype(), T => {
         let source: Vec<T> = values.to_vec::<T>();

@@ -34,8 +34,16 @@ impl Layout {
         self.shape.len()
     }
 
+    /// C-ordered with no gaps (from `offset` on); strides of length-1 axes do not matter.
     pub fn is_contiguous(&self) -> bool {
-        self.offset == 0 && *self == Layout::contiguous(&self.shape) || self.size() <= 1 && self.offset == 0
+        let mut expected = 1isize;
+        for (&n, &s) in self.shape.iter().zip(&self.strides).rev() {
+            if n != 1 && s != expected {
+                return false;
+            }
+            expected *= n as isize;
+        }
+        true
     }
 
     /// The smallest buffer offset this layout reads.
@@ -108,8 +116,16 @@ pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
     let n = a.len().max(b.len());
     let mut out = vec![0; n];
     for i in 0..n {
-        let x = if i + a.len() >= n { a[i + a.len() - n] } else { 1 };
-        let y = if i + b.len() >= n { b[i + b.len() - n] } else { 1 };
+        let x = if i + a.len() >= n {
+            a[i + a.len() - n]
+        } else {
+            1
+        };
+        let y = if i + b.len() >= n {
+            b[i + b.len() - n]
+        } else {
+            1
+        };
         out[i] = match (x, y) {
             (x, y) if x == y => x,
             (1, y) => y,
@@ -256,13 +272,21 @@ mod tests {
     fn broadcasting_stretches_ones() {
         assert_eq!(broadcast_shapes(&[3, 1], &[4]).unwrap(), vec![3, 4]);
         assert!(broadcast_shapes(&[3], &[4]).is_err());
-        let l = Layout::contiguous(&[3, 1]).broadcast_to(&[2, 3, 4]).unwrap();
+        let l = Layout::contiguous(&[3, 1])
+            .broadcast_to(&[2, 3, 4])
+            .unwrap();
         assert_eq!(l.strides, vec![0, 1, 0]);
     }
 
     #[test]
     fn reversed_slice_starts_at_the_end() {
-        let l = Layout::contiguous(&[5]).index(&[AxisIndex::Range { start: None, stop: None, step: Some(-1) }]).unwrap();
+        let l = Layout::contiguous(&[5])
+            .index(&[AxisIndex::Range {
+                start: None,
+                stop: None,
+                step: Some(-1),
+            }])
+            .unwrap();
         assert_eq!((l.offset, l.strides[0], l.lowest_offset()), (4, -1, 0));
     }
 }

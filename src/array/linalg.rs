@@ -53,18 +53,27 @@ fn matmul_typed<T: LinalgElement + cpu::CpuElement>(a: &Array, b: &Array) -> Res
                 Ok(Array::from_vec(vec![d], vec![]))
             }
             (2, 2) => {
-                let m = cpu_linalg::matmul(av.into_dimensionality::<Ix2>().unwrap(), bv.into_dimensionality::<Ix2>().unwrap())
-                    .map_err(fail)?;
+                let m = cpu_linalg::matmul(
+                    av.into_dimensionality::<Ix2>().unwrap(),
+                    bv.into_dimensionality::<Ix2>().unwrap(),
+                )
+                .map_err(fail)?;
                 Ok(Array::from_ndarray(m.into_dyn()))
             }
             (2, 1) => {
-                let v = cpu_linalg::matvec(av.into_dimensionality::<Ix2>().unwrap(), bv.into_dimensionality::<Ix1>().unwrap())
-                    .map_err(fail)?;
+                let v = cpu_linalg::matvec(
+                    av.into_dimensionality::<Ix2>().unwrap(),
+                    bv.into_dimensionality::<Ix1>().unwrap(),
+                )
+                .map_err(fail)?;
                 Ok(Array::from_ndarray(v.into_dyn()))
             }
             (1, 2) => {
-                let v = cpu_linalg::vecmat(av.into_dimensionality::<Ix1>().unwrap(), bv.into_dimensionality::<Ix2>().unwrap())
-                    .map_err(fail)?;
+                let v = cpu_linalg::vecmat(
+                    av.into_dimensionality::<Ix1>().unwrap(),
+                    bv.into_dimensionality::<Ix2>().unwrap(),
+                )
+                .map_err(fail)?;
                 Ok(Array::from_ndarray(v.into_dyn()))
             }
             _ => Err(type_error(format!(
@@ -103,7 +112,10 @@ pub fn conv2d(image: &Array, kernel: &Array) -> Result<Array> {
         DType::F32 => {
             let out = image.with_view_as::<f32, _>(|i| {
                 kernel.with_view_as::<f32, _>(|k| {
-                    conv::conv2d(i.into_dimensionality::<Ix2>().unwrap(), k.into_dimensionality::<Ix2>().unwrap())
+                    conv::conv2d(
+                        i.into_dimensionality::<Ix2>().unwrap(),
+                        k.into_dimensionality::<Ix2>().unwrap(),
+                    )
                 })
             });
             Ok(Array::from_ndarray(out.into_dyn()))
@@ -111,7 +123,9 @@ pub fn conv2d(image: &Array, kernel: &Array) -> Result<Array> {
         _ => {
             let i = image.with_view_as::<f64, _>(as2);
             let k = kernel.with_view_as::<f64, _>(as2);
-            Ok(Array::from_ndarray(conv::conv2d(i.view(), k.view()).into_dyn()))
+            Ok(Array::from_ndarray(
+                conv::conv2d(i.view(), k.view()).into_dyn(),
+            ))
         }
     }
 }

@@ -91,7 +91,12 @@ pub fn check_allocation(elements: usize, dtype: DType) -> Result<()> {
 
 fn physical_memory_bytes() -> u64 {
     // SAFETY: sysconf only reads system configuration.
-    let (pages, page_size) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+    let (pages, page_size) = unsafe {
+        (
+            libc::sysconf(libc::_SC_PHYS_PAGES),
+            libc::sysconf(libc::_SC_PAGESIZE),
+        )
+    };
     if pages > 0 && page_size > 0 {
         pages as u64 * page_size as u64
     } else {
@@ -226,14 +231,16 @@ impl Array {
 
     /// Runs `f` on an ndarray view of the elements; `T` must be this array's element type.
     pub fn with_view<T: CpuElement, R>(&self, f: impl FnOnce(ArrayViewD<T>) -> R) -> R {
-        let buffer = T::buffer(self.cpu_buffer()).expect("with_view is called with the array's own dtype");
+        let buffer =
+            T::buffer(self.cpu_buffer()).expect("with_view is called with the array's own dtype");
         let data = buffer.borrow();
         f(cpu::view(&data, &self.layout))
     }
 
     /// Runs `f` on a writable view; `T` must be this array's element type.
     pub fn with_view_mut<T: CpuElement, R>(&self, f: impl FnOnce(ArrayViewMutD<T>) -> R) -> R {
-        let buffer = T::buffer(self.cpu_buffer()).expect("with_view_mut is called with the array's own dtype");
+        let buffer = T::buffer(self.cpu_buffer())
+            .expect("with_view_mut is called with the array's own dtype");
         let mut data = buffer.borrow_mut();
         f(cpu::view_mut(&mut data, &self.layout))
     }
@@ -243,8 +250,7 @@ impl Array {
         if self.dtype() == T::DTYPE {
             return self.with_view(f);
         }
-        let converted: ArrayD<T> =
-            with_dtype!(self.dtype(), S => self.with_view::<S, _>(|v| cpu::map(v, cpu::convert::<S, T>)));
+        let converted: ArrayD<T> = with_dtype!(self.dtype(), S => self.with_view::<S, _>(|v| cpu::map(v, cpu::convert::<S, T>)));
         f(converted.view())
     }
 
@@ -293,4 +299,3 @@ impl Array {
         }
     }
 }
-

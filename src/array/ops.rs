@@ -147,9 +147,11 @@ fn zip_operands<T: CpuElement, U: CpuElement>(
             super::check_allocation(super::shape_size(&shape)?, U::DTYPE)?;
             let xb = x.with_layout(x.layout().broadcast_to(&shape)?);
             let yb = y.with_layout(y.layout().broadcast_to(&shape)?);
-            Array::from_ndarray(xb.with_view_as::<T, _>(|xv| {
-                yb.with_view_as::<T, _>(|yv| cpu::zip_map(xv, yv, &f))
-            }))
+            Array::from_ndarray(
+                xb.with_view_as::<T, _>(|xv| {
+                    yb.with_view_as::<T, _>(|yv| cpu::zip_map(xv, yv, &f))
+                }),
+            )
         }
         (Operand::Scalar(x), Operand::Scalar(y)) => {
             Array::from_vec(vec![f(x.cast(), y.cast())], vec![])
@@ -167,7 +169,12 @@ fn contains_zero(operand: &Operand) -> bool {
 /// `a op b` computed into `temporary`'s own buffer when that is allowed: `temporary` is an
 /// unshared intermediate (say `x * 5` in `x * 5 + 1`) whose dtype and shape the result keeps.
 /// Returns false, having done nothing, when a new array is needed.
-pub fn binary_into_temporary(op: BinOp, temporary: &Array, other: Operand, temporary_is_lhs: bool) -> Result<bool> {
+pub fn binary_into_temporary(
+    op: BinOp,
+    temporary: &Array,
+    other: Operand,
+    temporary_is_lhs: bool,
+) -> Result<bool> {
     let commutes = matches!(op, BinOp::Add | BinOp::Mul);
     if !matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div)
         || !(temporary_is_lhs || commutes)
@@ -184,7 +191,8 @@ pub fn binary_into_temporary(op: BinOp, temporary: &Array, other: Operand, tempo
     let fits = match other {
         Operand::Array(o) => {
             o.device() == temporary.device()
-                && broadcast_shapes(o.shape(), temporary.shape()).is_ok_and(|s| s == temporary.shape())
+                && broadcast_shapes(o.shape(), temporary.shape())
+                    .is_ok_and(|s| s == temporary.shape())
         }
         Operand::Scalar(_) => true,
     };
@@ -317,7 +325,11 @@ fn assign_arith<T: Arith>(op: BinOp, target: &Array, value: Operand) -> Result<(
     }
 }
 
-fn assign_with<T: CpuElement>(target: &Array, value: Operand, f: impl Fn(T, T) -> T + Sync + Send) -> Result<()> {
+fn assign_with<T: CpuElement>(
+    target: &Array,
+    value: Operand,
+    f: impl Fn(T, T) -> T + Sync + Send,
+) -> Result<()> {
     match value {
         Operand::Scalar(s) => {
             let s: T = s.cast();
@@ -325,7 +337,9 @@ fn assign_with<T: CpuElement>(target: &Array, value: Operand, f: impl Fn(T, T) -
         }
         Operand::Array(v) => {
             let v = v.with_layout(v.layout().broadcast_to(target.shape())?);
-            v.with_view_as::<T, _>(|vv| target.with_view_mut::<T, _>(|t| cpu::zip_assign(t, vv, &f)));
+            v.with_view_as::<T, _>(|vv| {
+                target.with_view_mut::<T, _>(|t| cpu::zip_assign(t, vv, &f))
+            });
         }
     }
     Ok(())
@@ -368,7 +382,9 @@ pub enum UnaryFn {
 pub fn unary(f: UnaryFn, a: &Array) -> Result<Array> {
     let dtype = a.dtype();
     match f {
-        UnaryFn::Not => Ok(Array::from_ndarray(a.with_view_as::<bool, _>(|v| cpu::map(v, |x| !x)))),
+        UnaryFn::Not => Ok(Array::from_ndarray(
+            a.with_view_as::<bool, _>(|v| cpu::map(v, |x| !x)),
+        )),
         UnaryFn::IsNan | UnaryFn::IsInf if !dtype.is_float() => {
             Array::full(a.shape(), Scalar::Bool(false), DType::Bool, a.device())
         }
@@ -377,7 +393,9 @@ pub fn unary(f: UnaryFn, a: &Array) -> Result<Array> {
         UnaryFn::Neg if dtype == DType::Bool => Err(type_error(
             "the unary - is not supported for bool arrays; use not(x)",
         )),
-        UnaryFn::Neg | UnaryFn::Abs | UnaryFn::Sign if dtype == DType::I64 || dtype == DType::Bool => {
+        UnaryFn::Neg | UnaryFn::Abs | UnaryFn::Sign
+            if dtype == DType::I64 || dtype == DType::Bool =>
+        {
             let op: fn(i64) -> i64 = match f {
                 UnaryFn::Neg => |x| x.wrapping_neg(),
                 UnaryFn::Abs => |x| x.wrapping_abs(),
@@ -391,14 +409,24 @@ pub fn unary(f: UnaryFn, a: &Array) -> Result<Array> {
             }
         }
         _ => match dtype.to_float() {
-            DType::F32 => Ok(Array::from_ndarray(a.with_view_as::<f32, _>(|v| cpu::map(v, float_fn::<f32>(f))))),
-            _ => Ok(Array::from_ndarray(a.with_view_as::<f64, _>(|v| cpu::map(v, float_fn::<f64>(f))))),
+            DType::F32 => {
+                Ok(Array::from_ndarray(a.with_view_as::<f32, _>(|v| {
+                    cpu::map(v, float_fn::<f32>(f))
+                })))
+            }
+            _ => {
+                Ok(Array::from_ndarray(a.with_view_as::<f64, _>(|v| {
+                    cpu::map(v, float_fn::<f64>(f))
+                })))
+            }
         },
     }
 }
 
 fn float_pred(a: &Array, p: fn(f64) -> bool) -> Result<Array> {
-    Ok(Array::from_ndarray(a.with_view_as::<f64, _>(|v| cpu::map(v, p))))
+    Ok(Array::from_ndarray(
+        a.with_view_as::<f64, _>(|v| cpu::map(v, p)),
+    ))
 }
 
 fn float_fn<T: FloatArith>(f: UnaryFn) -> fn(T) -> T {
@@ -448,10 +476,15 @@ pub fn where_(cond: &Array, a: Operand, b: Operand) -> Result<Array> {
         Operand::Array(x) => x.shape().to_vec(),
         Operand::Scalar(_) => vec![],
     };
-    let shape = broadcast_shapes(&broadcast_shapes(cond.shape(), &shape_of(&a))?, &shape_of(&b))?;
+    let shape = broadcast_shapes(
+        &broadcast_shapes(cond.shape(), &shape_of(&a))?,
+        &shape_of(&b),
+    )?;
     let expand = |o: Operand| -> Result<Array> {
         match o {
-            Operand::Array(x) => x.with_layout(x.layout().broadcast_to(&shape)?).astype(dtype),
+            Operand::Array(x) => x
+                .with_layout(x.layout().broadcast_to(&shape)?)
+                .astype(dtype),
             Operand::Scalar(s) => Array::full(&shape, s, dtype, cond.device()),
         }
     };
@@ -474,7 +507,9 @@ pub fn extremum(a: Operand, b: Operand, is_max: bool) -> Result<Array> {
     with_dtype!(dtype, T => zip_operands::<T, T>(a, b, move |x, y| {
         #[allow(clippy::eq_op)]
         let (x_nan, y_nan) = (x != x, y != y);
-        if x_nan || (!y_nan && (x > y) == is_max && x != y) {
+        let wanted = if is_max { std::cmp::Ordering::Greater } else { std::cmp::Ordering::Less };
+        let x_wins = x.partial_cmp(&y) == Some(wanted);
+        if x_nan || (!y_nan && x_wins) {
             x
         } else {
             y

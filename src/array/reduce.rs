@@ -56,7 +56,12 @@ impl Reduction {
 }
 
 /// Reduces one lane (all elements, or one line along an axis).
-fn reduce_lane(r: Reduction, dtype: DType, lane: ArrayViewD<f64>, ints: Option<ArrayViewD<i64>>) -> Result<Scalar> {
+fn reduce_lane(
+    r: Reduction,
+    dtype: DType,
+    lane: ArrayViewD<f64>,
+    ints: Option<ArrayViewD<i64>>,
+) -> Result<Scalar> {
     let n = lane.len();
     let empty_error = || {
         value_error(format!(
@@ -97,7 +102,14 @@ fn reduce_lane(r: Reduction, dtype: DType, lane: ArrayViewD<f64>, ints: Option<A
             }
             if let Some(v) = &ints {
                 let it = v.iter().copied();
-                Scalar::Int(if r == Reduction::Min { it.min() } else { it.max() }.unwrap())
+                Scalar::Int(
+                    if r == Reduction::Min {
+                        it.min()
+                    } else {
+                        it.max()
+                    }
+                    .unwrap(),
+                )
             } else {
                 let pick = |a: f64, b: f64| {
                     if a.is_nan() || b.is_nan() {
@@ -113,7 +125,10 @@ fn reduce_lane(r: Reduction, dtype: DType, lane: ArrayViewD<f64>, ints: Option<A
         }
         Reduction::ArgMin | Reduction::ArgMax => {
             if n == 0 {
-                return Err(value_error(format!("attempt to get {} of an empty sequence", r.name())));
+                return Err(value_error(format!(
+                    "attempt to get {} of an empty sequence",
+                    r.name()
+                )));
             }
             let better = |candidate: f64, best: f64| {
                 if best.is_nan() {
@@ -131,7 +146,9 @@ fn reduce_lane(r: Reduction, dtype: DType, lane: ArrayViewD<f64>, ints: Option<A
                     let mut best = 0;
                     let mut best_value = v.iter().next().copied().unwrap_or(0);
                     for (i, &x) in v.iter().enumerate() {
-                        if (r == Reduction::ArgMin && x < best_value) || (r == Reduction::ArgMax && x > best_value) {
+                        if (r == Reduction::ArgMin && x < best_value)
+                            || (r == Reduction::ArgMax && x > best_value)
+                        {
                             best = i;
                             best_value = x;
                         }
@@ -215,7 +232,9 @@ pub fn reduce_axis(r: Reduction, a: &Array, axis: i64) -> Result<Array> {
             .into_iter()
             .enumerate()
             .map(|(i, lane)| {
-                let int_lane = int_view.as_ref().map(|iv| iv.lanes(axis).into_iter().nth(i).unwrap().into_dyn());
+                let int_lane = int_view
+                    .as_ref()
+                    .map(|iv| iv.lanes(axis).into_iter().nth(i).unwrap().into_dyn());
                 reduce_lane(r, dtype, lane.into_dyn(), int_lane)
             })
             .collect()

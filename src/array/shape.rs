@@ -13,14 +13,20 @@ pub fn reshape(a: &Array, shape: &[i64]) -> Result<Array> {
     let size = a.size();
     let unknown = shape.iter().filter(|&&n| n == -1).count();
     if unknown > 1 || shape.iter().any(|&n| n < -1) {
-        return Err(value_error("can only specify one unknown dimension (-1), and no other negative sizes"));
+        return Err(value_error(
+            "can only specify one unknown dimension (-1), and no other negative sizes",
+        ));
     }
-    let known: usize = shape.iter().filter(|&&n| n >= 0).map(|&n| n as usize).product();
+    let known: usize = shape
+        .iter()
+        .filter(|&&n| n >= 0)
+        .map(|&n| n as usize)
+        .product();
     let resolved: Vec<usize> = shape
         .iter()
         .map(|&n| {
             if n == -1 {
-                if known == 0 { 0 } else { size / known }
+                size.checked_div(known).unwrap_or(0)
             } else {
                 n as usize
             }
@@ -32,7 +38,11 @@ pub fn reshape(a: &Array, shape: &[i64]) -> Result<Array> {
             shape_text(&resolved)
         )));
     }
-    let base = if a.layout().is_contiguous() { a.clone() } else { a.copy() };
+    let base = if a.layout().is_contiguous() {
+        a.clone()
+    } else {
+        a.copy()
+    };
     Ok(base.with_layout(super::layout::Layout {
         offset: base.layout().offset,
         ..super::layout::Layout::contiguous(&resolved)
@@ -49,7 +59,9 @@ pub fn transpose(a: &Array) -> Array {
 }
 
 fn check_joinable(arrays: &[Array]) -> Result<()> {
-    let first = arrays.first().ok_or_else(|| value_error("need at least one array to join"))?;
+    let first = arrays
+        .first()
+        .ok_or_else(|| value_error("need at least one array to join"))?;
     for other in &arrays[1..] {
         if other.device() != first.device() {
             return Err(super::ops::device_mismatch(first, other));
@@ -63,12 +75,18 @@ pub fn concatenate(arrays: &[Array], axis: i64) -> Result<Array> {
     check_joinable(arrays)?;
     let ndim = arrays[0].ndim();
     if ndim == 0 {
-        return Err(value_error("zero-dimensional arrays cannot be concatenated"));
+        return Err(value_error(
+            "zero-dimensional arrays cannot be concatenated",
+        ));
     }
     let axis = normalize_axis(axis, ndim)?;
     for other in &arrays[1..] {
         let same = other.ndim() == ndim
-            && other.shape().iter().enumerate().all(|(i, &n)| i == axis || n == arrays[0].shape()[i]);
+            && other
+                .shape()
+                .iter()
+                .enumerate()
+                .all(|(i, &n)| i == axis || n == arrays[0].shape()[i]);
         if !same {
             return Err(shape_error(format!(
                 "all the input array dimensions except for the concatenation axis must match exactly, but {} and {} differ",

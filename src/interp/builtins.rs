@@ -49,16 +49,25 @@ pub struct Args {
 
 impl Args {
     fn get(&self, i: usize) -> Option<&Value> {
-        self.values.get(i).and_then(|v| v.as_ref()).filter(|v| !matches!(v, Value::None))
+        self.values
+            .get(i)
+            .and_then(|v| v.as_ref())
+            .filter(|v| !matches!(v, Value::None))
     }
 
     fn required(&self, i: usize) -> &Value {
-        self.values[i].as_ref().expect("bind checks required arguments")
+        self.values[i]
+            .as_ref()
+            .expect("bind checks required arguments")
     }
 }
 
 /// Matches call arguments to a built-in's parameters, with Python's rules and messages.
-pub fn bind(b: &'static Builtin, positional: Vec<Value>, keywords: Vec<(Rc<str>, Value)>) -> Result<Args> {
+pub fn bind(
+    b: &'static Builtin,
+    positional: Vec<Value>,
+    keywords: Vec<(Rc<str>, Value)>,
+) -> Result<Args> {
     let variadic = b.params.iter().position(|p| p.starts_with('*'));
     let fixed = variadic.unwrap_or(b.params.len());
     let mut values: Vec<Option<Value>> = vec![None; fixed];
@@ -69,25 +78,44 @@ pub fn bind(b: &'static Builtin, positional: Vec<Value>, keywords: Vec<(Rc<str>,
         } else if variadic.is_some() {
             rest.push(v);
         } else {
-            return Err(type_error(format!("{} takes at most {} arguments", b.signature(), fixed)));
+            return Err(type_error(format!(
+                "{} takes at most {} arguments",
+                b.signature(),
+                fixed
+            )));
         }
     }
     for (name, v) in keywords {
         let i = b.params[..fixed]
             .iter()
             .position(|p| p.trim_end_matches('=') == &*name)
-            .ok_or_else(|| type_error(format!("{} got an unexpected keyword argument `{name}`", b.signature())))?;
+            .ok_or_else(|| {
+                type_error(format!(
+                    "{} got an unexpected keyword argument `{name}`",
+                    b.signature()
+                ))
+            })?;
         if values[i].is_some() {
-            return Err(type_error(format!("{} got multiple values for `{name}`", b.signature())));
+            return Err(type_error(format!(
+                "{} got multiple values for `{name}`",
+                b.signature()
+            )));
         }
         values[i] = Some(v);
     }
     for (i, p) in b.params[..fixed].iter().enumerate() {
         if values[i].is_none() && !p.ends_with('=') {
-            return Err(type_error(format!("{} is missing the argument `{p}`", b.signature())));
+            return Err(type_error(format!(
+                "{} is missing the argument `{p}`",
+                b.signature()
+            )));
         }
     }
-    Ok(Args { name: b.name, values, rest })
+    Ok(Args {
+        name: b.name,
+        values,
+        rest,
+    })
 }
 
 pub fn find(name: &str) -> Option<&'static Builtin> {
@@ -128,9 +156,14 @@ fn dtype_arg(v: &Value) -> Result<DType> {
             "f32" | "float32" => Ok(DType::F32),
             "i64" | "int64" | "int" => Ok(DType::I64),
             "bool" => Ok(DType::Bool),
-            other => Err(type_error(format!("unknown dtype \"{other}\" (f64 f32 i64 bool)"))),
+            other => Err(type_error(format!(
+                "unknown dtype \"{other}\" (f64 f32 i64 bool)"
+            ))),
         },
-        other => Err(type_error(format!("expected a dtype (f64 f32 i64 bool), got a {}", other.kind()))),
+        other => Err(type_error(format!(
+            "expected a dtype (f64 f32 i64 bool), got a {}",
+            other.kind()
+        ))),
     }
 }
 
@@ -139,12 +172,17 @@ fn device_arg(v: &Value) -> Result<Device> {
         Value::Device(d) => Ok(*d),
         Value::Str(s) if &**s == "cpu" => Ok(Device::Cpu),
         Value::Str(s) if &**s == "gpu" => Ok(Device::Gpu),
-        other => Err(type_error(format!("expected a device (cpu or gpu), got {}", other.to_repr()))),
+        other => Err(type_error(format!(
+            "expected a device (cpu or gpu), got {}",
+            other.to_repr()
+        ))),
     }
 }
 
 fn device_or_default(interp: &Interpreter, args: &Args, i: usize) -> Result<Device> {
-    args.get(i).map(device_arg).unwrap_or(Ok(interp.default_device))
+    args.get(i)
+        .map(device_arg)
+        .unwrap_or(Ok(interp.default_device))
 }
 
 /// An int or a whole float (`ones(1e9)`) as a count.
@@ -154,16 +192,24 @@ fn count_arg(v: &Value, what: &str) -> Result<i64> {
         Value::Bool(b) => Ok(*b as i64),
         Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.2e18 => Ok(*f as i64),
         Value::Array(a) if a.size() == 1 => match a.item()? {
-            Scalar::Float(f) if f.fract() != 0.0 => Err(type_error(format!("{what} must be a whole number, not {f}"))),
+            Scalar::Float(f) if f.fract() != 0.0 => Err(type_error(format!(
+                "{what} must be a whole number, not {f}"
+            ))),
             s => Ok(s.cast::<i64>()),
         },
-        other => Err(type_error(format!("{what} must be an integer, not {}", other.to_repr()))),
+        other => Err(type_error(format!(
+            "{what} must be an integer, not {}",
+            other.to_repr()
+        ))),
     }
 }
 
 fn shape_arg(v: &Value) -> Result<Vec<usize>> {
     let dims: Vec<i64> = match v {
-        Value::List(items) | Value::Tuple(items) => items.iter().map(|d| count_arg(d, "a dimension")).collect::<Result<_>>()?,
+        Value::List(items) | Value::Tuple(items) => items
+            .iter()
+            .map(|d| count_arg(d, "a dimension"))
+            .collect::<Result<_>>()?,
         Value::Array(a) if a.ndim() == 1 => a.to_vec::<i64>(),
         other => vec![count_arg(other, "a shape")?],
     };
@@ -177,7 +223,8 @@ fn axis_arg(args: &Args, i: usize) -> Result<Option<i64>> {
 }
 
 fn scalar_arg(v: &Value) -> Result<Scalar> {
-    v.as_scalar().ok_or_else(|| type_error(format!("expected a number, got a {}", v.kind())))
+    v.as_scalar()
+        .ok_or_else(|| type_error(format!("expected a number, got a {}", v.kind())))
 }
 
 /// A host result for host input (`sqrt(2.0)` is a float), an array for array input.
@@ -195,13 +242,22 @@ fn is_array_input(v: &Value) -> bool {
 
 // ---- implementations ----
 
-fn fill_builtin(interp: &mut Interpreter, args: &Args, value: Scalar, dtype_at: usize) -> Result<Value> {
+fn fill_builtin(
+    interp: &mut Interpreter,
+    args: &Args,
+    value: Scalar,
+    dtype_at: usize,
+) -> Result<Value> {
     let shape = shape_arg(args.required(0))?;
-    let dtype = args.get(dtype_at).map(dtype_arg).transpose()?.unwrap_or(match value {
-        Scalar::Int(_) if args.name == "full" => DType::I64,
-        Scalar::Bool(_) if args.name == "full" => DType::Bool,
-        _ => DType::F64,
-    });
+    let dtype = args
+        .get(dtype_at)
+        .map(dtype_arg)
+        .transpose()?
+        .unwrap_or(match value {
+            Scalar::Int(_) if args.name == "full" => DType::I64,
+            Scalar::Bool(_) if args.name == "full" => DType::Bool,
+            _ => DType::F64,
+        });
     let device = device_or_default(interp, args, dtype_at + 1)?;
     Array::full(&shape, value, dtype, device).map(Value::array)
 }
@@ -209,7 +265,11 @@ fn fill_builtin(interp: &mut Interpreter, args: &Args, value: Scalar, dtype_at: 
 fn like_builtin(interp: &mut Interpreter, args: &Args, value: Scalar) -> Result<Value> {
     let x = array_arg(interp, args.required(0))?;
     let dtype = args.get(1).map(dtype_arg).transpose()?.unwrap_or(x.dtype());
-    let device = args.get(2).map(device_arg).transpose()?.unwrap_or(x.device());
+    let device = args
+        .get(2)
+        .map(device_arg)
+        .transpose()?
+        .unwrap_or(x.device());
     Array::full(x.shape(), value, dtype, device).map(Value::array)
 }
 
@@ -241,20 +301,31 @@ fn extremum_builtin(interp: &mut Interpreter, args: &Args, is_max: bool) -> Resu
 
 fn arrays_arg(interp: &mut Interpreter, v: &Value) -> Result<Vec<Array>> {
     match v {
-        Value::List(items) | Value::Tuple(items) => items.iter().map(|x| array_arg(interp, x)).collect(),
+        Value::List(items) | Value::Tuple(items) => {
+            items.iter().map(|x| array_arg(interp, x)).collect()
+        }
         Value::Array(a) if a.ndim() > 0 => (0..a.shape()[0])
             .map(|i| {
-                let layout = a.layout().index(&[array::layout::AxisIndex::At(i as i64)])?;
+                let layout = a
+                    .layout()
+                    .index(&[array::layout::AxisIndex::At(i as i64)])?;
                 Ok(a.with_layout(layout))
             })
             .collect(),
-        other => Err(type_error(format!("expected a list of arrays, got a {}", other.kind()))),
+        other => Err(type_error(format!(
+            "expected a list of arrays, got a {}",
+            other.kind()
+        ))),
     }
 }
 
 fn random_builtin(interp: &mut Interpreter, args: &Args, normal: bool) -> Result<Value> {
     let shape = shape_arg(args.required(0))?;
-    let dtype = args.get(1).map(dtype_arg).transpose()?.unwrap_or(DType::F64);
+    let dtype = args
+        .get(1)
+        .map(dtype_arg)
+        .transpose()?
+        .unwrap_or(DType::F64);
     let device = device_or_default(interp, args, 2)?;
     let size = array::shape_size(&shape)?;
     array::check_allocation(size, dtype)?;
@@ -278,7 +349,11 @@ fn random_builtin(interp: &mut Interpreter, args: &Args, normal: bool) -> Result
             }
             Array::from_vec(data, shape)
         }
-        other => return Err(type_error(format!("random floats need dtype f64 or f32, not {other}"))),
+        other => {
+            return Err(type_error(format!(
+                "random floats need dtype f64 or f32, not {other}"
+            )))
+        }
     };
     host.to_device(device).map(Value::array)
 }
@@ -294,11 +369,16 @@ fn randint(interp: &mut Interpreter, args: Args) -> Result<Value> {
     let size = array::shape_size(&shape)?;
     array::check_allocation(size, DType::I64)?;
     let mut data = vec![0i64; size];
-    interp.rng.fill_randint(&mut data, low, high).map_err(value_error)?;
+    interp
+        .rng
+        .fill_randint(&mut data, low, high)
+        .map_err(value_error)?;
     if scalar {
         return Ok(Value::Int(data[0]));
     }
-    Array::from_vec(data, shape).to_device(device).map(Value::array)
+    Array::from_vec(data, shape)
+        .to_device(device)
+        .map(Value::array)
 }
 
 fn arange(interp: &mut Interpreter, args: Args) -> Result<Value> {
@@ -309,8 +389,14 @@ fn arange(interp: &mut Interpreter, args: Args) -> Result<Value> {
         (Some(b), Some(s)) => (a, scalar_arg(b)?, scalar_arg(s)?),
     };
     let device = device_or_default(interp, &args, 4)?;
-    let floats = [start, stop, step].iter().any(|s| matches!(s, Scalar::Float(_)));
-    let dtype = args.get(3).map(dtype_arg).transpose()?.unwrap_or(if floats { DType::F64 } else { DType::I64 });
+    let floats = [start, stop, step]
+        .iter()
+        .any(|s| matches!(s, Scalar::Float(_)));
+    let dtype = args
+        .get(3)
+        .map(dtype_arg)
+        .transpose()?
+        .unwrap_or(if floats { DType::F64 } else { DType::I64 });
     let (s0, s1, st) = (start.as_f64(), stop.as_f64(), step.as_f64());
     if st == 0.0 {
         return Err(value_error("arange: step cannot be zero"));
@@ -325,7 +411,11 @@ fn arange(interp: &mut Interpreter, args: Args) -> Result<Value> {
         let (s0, st) = (start.cast::<i64>(), step.cast::<i64>());
         Array::from_vec((0..n as i64).map(|i| s0 + i * st).collect(), vec![n])
     } else {
-        Array::from_vec((0..n).map(|i| s0 + i as f64 * st).collect::<Vec<f64>>(), vec![n]).astype(dtype)?
+        Array::from_vec(
+            (0..n).map(|i| s0 + i as f64 * st).collect::<Vec<f64>>(),
+            vec![n],
+        )
+        .astype(dtype)?
     };
     host.to_device(device).map(Value::array)
 }
@@ -333,9 +423,17 @@ fn arange(interp: &mut Interpreter, args: Args) -> Result<Value> {
 fn linspace(interp: &mut Interpreter, args: Args) -> Result<Value> {
     let a = scalar_arg(args.required(0))?.as_f64();
     let b = scalar_arg(args.required(1))?.as_f64();
-    let n = args.get(2).map(|v| count_arg(v, "num")).transpose()?.unwrap_or(50);
+    let n = args
+        .get(2)
+        .map(|v| count_arg(v, "num"))
+        .transpose()?
+        .unwrap_or(50);
     let n = usize::try_from(n).map_err(|_| value_error("linspace: num must be non-negative"))?;
-    let dtype = args.get(3).map(dtype_arg).transpose()?.unwrap_or(DType::F64);
+    let dtype = args
+        .get(3)
+        .map(dtype_arg)
+        .transpose()?
+        .unwrap_or(DType::F64);
     let device = device_or_default(interp, &args, 4)?;
     array::check_allocation(n, DType::F64)?;
     let step = if n > 1 { (b - a) / (n - 1) as f64 } else { 0.0 };
@@ -343,12 +441,20 @@ fn linspace(interp: &mut Interpreter, args: Args) -> Result<Value> {
     if n > 1 {
         data[n - 1] = b;
     }
-    Array::from_vec(data, vec![n]).astype(dtype)?.to_device(device).map(Value::array)
+    Array::from_vec(data, vec![n])
+        .astype(dtype)?
+        .to_device(device)
+        .map(Value::array)
 }
 
 fn eye(interp: &mut Interpreter, args: Args) -> Result<Value> {
-    let n = usize::try_from(count_arg(args.required(0), "n")?).map_err(|_| value_error("eye: n must be non-negative"))?;
-    let dtype = args.get(1).map(dtype_arg).transpose()?.unwrap_or(DType::F64);
+    let n = usize::try_from(count_arg(args.required(0), "n")?)
+        .map_err(|_| value_error("eye: n must be non-negative"))?;
+    let dtype = args
+        .get(1)
+        .map(dtype_arg)
+        .transpose()?
+        .unwrap_or(DType::F64);
     let device = device_or_default(interp, &args, 2)?;
     let size = array::shape_size(&[n, n])?;
     array::check_allocation(size, DType::F64)?;
@@ -356,7 +462,10 @@ fn eye(interp: &mut Interpreter, args: Args) -> Result<Value> {
     for i in 0..n {
         data[i * n + i] = 1.0;
     }
-    Array::from_vec(data, vec![n, n]).astype(dtype)?.to_device(device).map(Value::array)
+    Array::from_vec(data, vec![n, n])
+        .astype(dtype)?
+        .to_device(device)
+        .map(Value::array)
 }
 
 fn range(_: &mut Interpreter, args: Args) -> Result<Value> {
@@ -397,9 +506,12 @@ fn to_int(_: &mut Interpreter, args: Args) -> Result<Value> {
         Value::Int(i) => Ok(Value::Int(*i)),
         Value::Bool(b) => Ok(Value::Int(*b as i64)),
         Value::Float(f) => float_to_int(*f),
-        Value::Str(s) => s.trim().replace('_', "").parse().map(Value::Int).map_err(|_| {
-            value_error(format!("invalid literal for int(): \"{s}\""))
-        }),
+        Value::Str(s) => s
+            .trim()
+            .replace('_', "")
+            .parse()
+            .map(Value::Int)
+            .map_err(|_| value_error(format!("invalid literal for int(): \"{s}\""))),
         Value::Array(a) => match a.item()? {
             Scalar::Float(f) => float_to_int(f),
             s => Ok(Value::Int(s.cast())),
@@ -409,8 +521,14 @@ fn to_int(_: &mut Interpreter, args: Args) -> Result<Value> {
 }
 
 fn float_to_int(f: f64) -> Result<Value> {
-    if !f.is_finite() || f.abs() >= 9.223372036854775807e18 {
-        return Err(Error::new(ErrorKind::Overflow, format!("cannot convert {} to an int", crate::array::format::float_repr(f))));
+    if !f.is_finite() || f.abs() >= 9.223_372_036_854_776e18 {
+        return Err(Error::new(
+            ErrorKind::Overflow,
+            format!(
+                "cannot convert {} to an int",
+                crate::array::format::float_repr(f)
+            ),
+        ));
     }
     Ok(Value::Int(f.trunc() as i64))
 }
@@ -421,7 +539,10 @@ fn to_float(_: &mut Interpreter, args: Args) -> Result<Value> {
             "inf" | "+inf" => Ok(Value::Float(f64::INFINITY)),
             "-inf" => Ok(Value::Float(f64::NEG_INFINITY)),
             "nan" => Ok(Value::Float(f64::NAN)),
-            t => t.parse().map(Value::Float).map_err(|_| value_error(format!("could not convert string to float: \"{s}\""))),
+            t => t
+                .parse()
+                .map(Value::Float)
+                .map_err(|_| value_error(format!("could not convert string to float: \"{s}\""))),
         },
         Value::Array(a) => Ok(Value::Float(a.item()?.as_f64())),
         other => Ok(Value::Float(scalar_arg(other)?.as_f64())),
@@ -474,14 +595,20 @@ fn assert(_: &mut Interpreter, args: Args) -> Result<Value> {
     if convert::truth(args.required(0))? {
         return Ok(Value::None);
     }
-    let message = args.get(1).map(Value::to_display).unwrap_or_else(|| "assertion failed".into());
+    let message = args
+        .get(1)
+        .map(Value::to_display)
+        .unwrap_or_else(|| "assertion failed".into());
     Err(Error::new(ErrorKind::Assertion, message))
 }
 
 fn path_arg(v: &Value) -> Result<std::path::PathBuf> {
     match v {
         Value::Str(s) => Ok(std::path::PathBuf::from(&**s)),
-        other => Err(type_error(format!("a file name must be a str, not a {}", other.kind()))),
+        other => Err(type_error(format!(
+            "a file name must be a str, not a {}",
+            other.kind()
+        ))),
     }
 }
 
@@ -527,7 +654,10 @@ fn clip(interp: &mut Interpreter, args: Args) -> Result<Value> {
 }
 
 fn two_arrays(interp: &mut Interpreter, args: &Args) -> Result<(Array, Array)> {
-    Ok((array_arg(interp, args.required(0))?, array_arg(interp, args.required(1))?))
+    Ok((
+        array_arg(interp, args.required(0))?,
+        array_arg(interp, args.required(1))?,
+    ))
 }
 
 fn product_value(result: Array) -> Result<Value> {
@@ -542,13 +672,23 @@ macro_rules! builtin {
 
 macro_rules! unary {
     ($name:literal, $f:ident, $doc:literal, $example:literal) => {
-        builtin!($name, ["x"], $doc, $example, |i, a| unary_builtin(i, &a, UnaryFn::$f))
+        builtin!($name, ["x"], $doc, $example, |i, a| unary_builtin(
+            i,
+            &a,
+            UnaryFn::$f
+        ))
     };
 }
 
 macro_rules! reduction {
     ($name:literal, $r:ident, $doc:literal, $example:literal) => {
-        builtin!($name, ["x", "axis="], $doc, $example, |i, a| reduce_builtin(i, &a, Reduction::$r))
+        builtin!(
+            $name,
+            ["x", "axis="],
+            $doc,
+            $example,
+            |i, a| reduce_builtin(i, &a, Reduction::$r)
+        )
     };
 }
 

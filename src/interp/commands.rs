@@ -28,12 +28,19 @@ fn device(interp: &mut Interpreter, args: &str) -> Result<Request> {
     match args.trim() {
         "" => {
             let gpu = crate::device::gpu::describe();
-            let text = format!("default device: {}\ncpu: available\ngpu: {gpu}\n", interp.default_device);
+            let text = format!(
+                "default device: {}\ncpu: available\ngpu: {gpu}\n",
+                interp.default_device
+            );
             interp.write_out(&text);
         }
         "cpu" => interp.set_default_device(Device::Cpu)?,
         "gpu" => interp.set_default_device(Device::Gpu)?,
-        other => return Err(command_error(format!(":device takes cpu or gpu, not `{other}`"))),
+        other => {
+            return Err(command_error(format!(
+                ":device takes cpu or gpu, not `{other}`"
+            )))
+        }
     }
     Ok(Request::Continue)
 }

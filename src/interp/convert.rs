@@ -30,11 +30,15 @@ impl OwnedOperand {
 pub fn operand(interp: &mut Interpreter, value: &Value) -> Result<OwnedOperand> {
     match value {
         Value::Array(a) => Ok(OwnedOperand::Array(a.clone())),
-        Value::List(_) | Value::Tuple(_) => Ok(OwnedOperand::Array(Rc::new(to_array(interp, value, None)?))),
-        other => other
-            .as_scalar()
-            .map(OwnedOperand::Scalar)
-            .ok_or_else(|| type_error(format!("expected a number or an array, got a {}", other.kind()))),
+        Value::List(_) | Value::Tuple(_) => {
+            Ok(OwnedOperand::Array(Rc::new(to_array(interp, value, None)?)))
+        }
+        other => other.as_scalar().map(OwnedOperand::Scalar).ok_or_else(|| {
+            type_error(format!(
+                "expected a number or an array, got a {}",
+                other.kind()
+            ))
+        }),
     }
 }
 
@@ -53,7 +57,10 @@ pub fn to_array(interp: &mut Interpreter, value: &Value, device: Option<Device>)
         }
         other => match other.as_scalar() {
             Some(s) => Array::scalar(s, device),
-            None => Err(type_error(format!("expected an array, got a {}", other.kind()))),
+            None => Err(type_error(format!(
+                "expected an array, got a {}",
+                other.kind()
+            ))),
         },
     }
 }
@@ -92,7 +99,10 @@ fn nested_numbers(items: &[Value]) -> Result<(Vec<usize>, Vec<Scalar>, DType)> {
             }
             other => {
                 let s = other.as_scalar().ok_or_else(|| {
-                    type_error(format!("an array literal holds numbers and bools, not a {}", other.kind()))
+                    type_error(format!(
+                        "an array literal holds numbers and bools, not a {}",
+                        other.kind()
+                    ))
                 })?;
                 match s {
                     Scalar::Float(_) => saw_float = true,
@@ -184,7 +194,10 @@ pub fn index_int(value: &Value) -> Result<i64> {
 /// `.shape .dtype .device .ndim .size .nbytes .T`
 pub fn attribute(value: &Value, name: &str) -> Result<Value> {
     let Value::Array(a) = value else {
-        return Err(type_error(format!("a {} has no attribute `{name}`", value.kind())));
+        return Err(type_error(format!(
+            "a {} has no attribute `{name}`",
+            value.kind()
+        )));
     };
     Ok(match name {
         "shape" => Value::Tuple(Rc::new(a.shape().iter().map(|&n| Value::Int(n as i64)).collect())),

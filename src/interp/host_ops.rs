@@ -51,8 +51,13 @@ pub fn binary(interp: &mut Interpreter, op: BinOp, l: &Value, r: &Value) -> Resu
         (Value::Float(a), Value::Int(b)) => Ok(float_op(op, *a, *b as f64)),
         (Value::Bool(_), Value::Int(_) | Value::Float(_) | Value::Bool(_))
         | (Value::Int(_) | Value::Float(_), Value::Bool(_)) => {
-            if matches!((op, l, r), (BinOp::Eq | BinOp::Ne, Value::Bool(_), Value::Bool(_))) {
-                return Ok(Value::Bool((l.as_scalar() == r.as_scalar()) == (op == BinOp::Eq)));
+            if matches!(
+                (op, l, r),
+                (BinOp::Eq | BinOp::Ne, Value::Bool(_), Value::Bool(_))
+            ) {
+                return Ok(Value::Bool(
+                    (l.as_scalar() == r.as_scalar()) == (op == BinOp::Eq),
+                ));
             }
             binary(interp, op, &as_number(l), &as_number(r))
         }
@@ -97,10 +102,13 @@ fn same_value(l: &Value, r: &Value) -> bool {
         (Value::DType(a), Value::DType(b)) => a == b,
         (Value::Str(a), Value::Str(b)) => a == b,
         (Value::Tuple(a), Value::Tuple(b)) | (Value::List(a), Value::List(b)) => {
-            a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| match (x.as_scalar(), y.as_scalar()) {
-                (Some(p), Some(q)) => p.as_f64() == q.as_f64(),
-                _ => same_value(x, y),
-            })
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b.iter())
+                    .all(|(x, y)| match (x.as_scalar(), y.as_scalar()) {
+                        (Some(p), Some(q)) => p.as_f64() == q.as_f64(),
+                        _ => same_value(x, y),
+                    })
         }
         (Value::Function(a), Value::Function(b)) => Rc::ptr_eq(a, b),
         (Value::Builtin(a), Value::Builtin(b)) => std::ptr::eq(*a, *b),
@@ -135,7 +143,10 @@ fn int_op(op: BinOp, a: i64, b: i64) -> Result<Value> {
         }
         BinOp::Mod => {
             if b == 0 {
-                return Err(Error::new(ErrorKind::ZeroDivision, "integer modulo by zero"));
+                return Err(Error::new(
+                    ErrorKind::ZeroDivision,
+                    "integer modulo by zero",
+                ));
             }
             Value::Int(<i64 as ops::Arith>::rem(a, b))
         }
@@ -191,7 +202,10 @@ fn str_op(op: BinOp, a: &Rc<str>, b: &Rc<str>) -> Result<Value> {
             Value::Str(s.into())
         }
         BinOp::Mul | BinOp::Sub | BinOp::Div | BinOp::Mod | BinOp::Pow | BinOp::MatMul => {
-            return Err(type_error(format!("unsupported operand types for {}: str and str", op.symbol())))
+            return Err(type_error(format!(
+                "unsupported operand types for {}: str and str",
+                op.symbol()
+            )))
         }
         cmp => Value::Bool(compare(cmp, a.cmp(b))),
     })
@@ -224,8 +238,12 @@ pub fn index_sequence(container: &Value, i: i64) -> Result<Value> {
         Value::Range { start, stop, step } => range_len(*start, *stop, *step),
         _ => unreachable!("index_sequence is called on sequences"),
     };
-    let index = crate::array::layout::normalize_index(i, len, 0)
-        .map_err(|_| crate::error::index_error(format!("{} index {i} is out of range (length {len})", container.kind())))?;
+    let index = crate::array::layout::normalize_index(i, len, 0).map_err(|_| {
+        crate::error::index_error(format!(
+            "{} index {i} is out of range (length {len})",
+            container.kind()
+        ))
+    })?;
     Ok(match container {
         Value::Str(s) if s.is_ascii() => {
             Value::Str(ASCII_CHARS.with(|chars| chars[s.as_bytes()[index] as usize].clone()))

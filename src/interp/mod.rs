@@ -157,11 +157,15 @@ impl Interpreter {
                 _ => match self.exec(stmt, &mut frame)? {
                     Flow::Next => {}
                     Flow::Return(_) => {
-                        return Err(Error::new(ErrorKind::Syntax, "`return` outside a function").at(stmt.span))
+                        return Err(Error::new(ErrorKind::Syntax, "`return` outside a function")
+                            .at(stmt.span))
                     }
                     _ => {
-                        return Err(Error::new(ErrorKind::Syntax, "`break` or `continue` outside a loop")
-                            .at(stmt.span))
+                        return Err(Error::new(
+                            ErrorKind::Syntax,
+                            "`break` or `continue` outside a loop",
+                        )
+                        .at(stmt.span))
                     }
                 },
             }
@@ -217,9 +221,9 @@ impl Interpreter {
             StmtKind::Expr(e) => {
                 self.eval(e, frame)?;
             }
-            StmtKind::Assign { target, op, value } => {
-                self.assign(target, *op, value, frame).map_err(|e| e.at(stmt.span))?
-            }
+            StmtKind::Assign { target, op, value } => self
+                .assign(target, *op, value, frame)
+                .map_err(|e| e.at(stmt.span))?,
             StmtKind::If {
                 branches,
                 otherwise,
@@ -243,7 +247,9 @@ impl Interpreter {
                     }
                 }
             }
-            StmtKind::For { var, iter, body } => return self.exec_for(var, iter, body, frame, stmt.span),
+            StmtKind::For { var, iter, body } => {
+                return self.exec_for(var, iter, body, frame, stmt.span)
+            }
             StmtKind::FnDef { name, func } => {
                 let closure = self.make_closure(func, frame)?;
                 self.store(name, closure, frame);
@@ -267,22 +273,33 @@ impl Interpreter {
         Ok(Flow::Next)
     }
 
-    fn exec_for(&mut self, var: &Name, iter: &Expr, body: &Block, frame: &mut Frame, span: Span) -> Result<Flow> {
+    fn exec_for(
+        &mut self,
+        var: &Name,
+        iter: &Expr,
+        body: &Block,
+        frame: &mut Frame,
+        span: Span,
+    ) -> Result<Flow> {
         let iterable = match &iter.kind {
             ExprKind::List(items) => Value::List(Rc::new(
-                items.iter().map(|e| self.eval(e, frame)).collect::<Result<_>>()?,
+                items
+                    .iter()
+                    .map(|e| self.eval(e, frame))
+                    .collect::<Result<_>>()?,
             )),
             _ => self.eval(iter, frame)?,
         };
-        let run_body = |this: &mut Interpreter, item: Value, frame: &mut Frame| -> Result<Option<Flow>> {
-            this.check_interrupt().map_err(|e| e.at(span))?;
-            this.store(var, item, frame);
-            Ok(match this.exec_block(body, frame)? {
-                Flow::Break => Some(Flow::Next),
-                Flow::Return(v) => Some(Flow::Return(v)),
-                _ => None,
-            })
-        };
+        let run_body =
+            |this: &mut Interpreter, item: Value, frame: &mut Frame| -> Result<Option<Flow>> {
+                this.check_interrupt().map_err(|e| e.at(span))?;
+                this.store(var, item, frame);
+                Ok(match this.exec_block(body, frame)? {
+                    Flow::Break => Some(Flow::Next),
+                    Flow::Return(v) => Some(Flow::Return(v)),
+                    _ => None,
+                })
+            };
         match iterable {
             Value::Range { start, stop, step } => {
                 let mut i = start;
@@ -290,7 +307,9 @@ impl Interpreter {
                     if let Some(flow) = run_body(self, Value::Int(i), frame)? {
                         return Ok(flow);
                     }
-                    let Some(next) = i.checked_add(step) else { break };
+                    let Some(next) = i.checked_add(step) else {
+                        break;
+                    };
                     i = next;
                 }
             }
@@ -313,7 +332,13 @@ impl Interpreter {
                     return Err(type_error("iteration over a 0-d array").at(iter.span));
                 }
                 for i in 0..a.shape()[0] {
-                    let item = self.index_value(&a, &[index::Subscript::Basic(crate::array::layout::AxisIndex::At(i as i64))])
+                    let item = self
+                        .index_value(
+                            &a,
+                            &[index::Subscript::Basic(
+                                crate::array::layout::AxisIndex::At(i as i64),
+                            )],
+                        )
                         .map_err(|e| e.at(iter.span))?;
                     if let Some(flow) = run_body(self, item, frame)? {
                         return Ok(flow);
@@ -321,7 +346,9 @@ impl Interpreter {
                 }
             }
             other => {
-                return Err(type_error(format!("a {} cannot be iterated", other.kind())).at(iter.span));
+                return Err(
+                    type_error(format!("a {} cannot be iterated", other.kind())).at(iter.span)
+                );
             }
         }
         Ok(Flow::Next)
@@ -381,13 +408,22 @@ impl Interpreter {
         found.ok_or_else(|| {
             let message = match name.slot.get() {
                 Slot::Global(_) => format!("name `{}` is not defined", name.text),
-                _ => format!("local variable `{}` is used before it is assigned", name.text),
+                _ => format!(
+                    "local variable `{}` is used before it is assigned",
+                    name.text
+                ),
             };
             name_error(message).at(name.span)
         })
     }
 
-    fn assign(&mut self, target: &Target, op: Option<BinOp>, value: &Expr, frame: &mut Frame) -> Result<()> {
+    fn assign(
+        &mut self,
+        target: &Target,
+        op: Option<BinOp>,
+        value: &Expr,
+        frame: &mut Frame,
+    ) -> Result<()> {
         let rhs = self.eval(value, frame)?;
         match (&target.index, op) {
             (None, None) => {
@@ -407,10 +443,12 @@ impl Interpreter {
                 if let Value::Array(a) = &current {
                     if op != BinOp::Pow {
                         let operand = convert::operand(self, &rhs)?;
-                        return ops::binary_in_place(op, a, operand.as_operand()).map_err(|e| e.at(value.span));
+                        return ops::binary_in_place(op, a, operand.as_operand())
+                            .map_err(|e| e.at(value.span));
                     }
                 }
-                let result = host_ops::binary(self, op, &current, &rhs).map_err(|e| e.at(value.span))?;
+                let result =
+                    host_ops::binary(self, op, &current, &rhs).map_err(|e| e.at(value.span))?;
                 self.store(&target.name, result, frame);
                 Ok(())
             }
@@ -437,7 +475,11 @@ impl Interpreter {
         }
     }
 
-    fn subscripts(&mut self, subs: &[Subscript], frame: &mut Frame) -> Result<Vec<index::Subscript>> {
+    fn subscripts(
+        &mut self,
+        subs: &[Subscript],
+        frame: &mut Frame,
+    ) -> Result<Vec<index::Subscript>> {
         use crate::array::layout::AxisIndex;
         let mut out = Vec::with_capacity(subs.len());
         for sub in subs {
@@ -454,7 +496,9 @@ impl Interpreter {
                                 let v = self.eval(e, frame)?;
                                 match v {
                                     Value::None => Ok(None),
-                                    other => convert::index_int(&other).map(Some).map_err(|er| er.at(e.span)),
+                                    other => convert::index_int(&other)
+                                        .map(Some)
+                                        .map_err(|er| er.at(e.span)),
                                 }
                             }
                         }
@@ -498,7 +542,10 @@ impl Interpreter {
             ExprKind::None => Ok(Value::None),
             ExprKind::Name(name) => self.load(name, frame),
             ExprKind::List(items) => {
-                let values = items.iter().map(|e| self.eval(e, frame)).collect::<Result<Vec<_>>>()?;
+                let values = items
+                    .iter()
+                    .map(|e| self.eval(e, frame))
+                    .collect::<Result<Vec<_>>>()?;
                 convert::list_literal(self, values).map_err(|e| e.at(expr.span))
             }
             ExprKind::Lambda(decl) => self.make_closure(decl, frame),
@@ -508,7 +555,9 @@ impl Interpreter {
             }
             ExprKind::Not(operand) => {
                 let v = self.eval(operand, frame)?;
-                Ok(Value::Bool(!convert::truth(&v).map_err(|e| e.at(operand.span))?))
+                Ok(Value::Bool(
+                    !convert::truth(&v).map_err(|e| e.at(operand.span))?,
+                ))
             }
             ExprKind::And(lhs, rhs) => {
                 let l = self.eval(lhs, frame)?;
@@ -534,7 +583,10 @@ impl Interpreter {
                 if let Some(v) = host_ops::fast_numeric(*op, &l, &r) {
                     return Ok(v);
                 }
-                if let Some(v) = self.reuse_temporary(*op, &l, &r).map_err(|e| e.at(expr.span))? {
+                if let Some(v) = self
+                    .reuse_temporary(*op, &l, &r)
+                    .map_err(|e| e.at(expr.span))?
+                {
                     return Ok(v);
                 }
                 host_ops::binary(self, *op, &l, &r).map_err(|e| e.at(expr.span))
@@ -542,7 +594,8 @@ impl Interpreter {
             ExprKind::Call { callee, args } => self.eval_call(callee, args, frame, expr.span),
             ExprKind::Index { target, subscripts } => {
                 let container = self.eval(target, frame)?;
-                self.eval_index(container, subscripts, frame).map_err(|e| e.at(expr.span))
+                self.eval_index(container, subscripts, frame)
+                    .map_err(|e| e.at(expr.span))
             }
             ExprKind::Attr { target, name } => {
                 let v = self.eval(target, frame)?;
@@ -556,7 +609,12 @@ impl Interpreter {
     fn reuse_temporary(&mut self, op: BinOp, l: &Value, r: &Value) -> Result<Option<Value>> {
         for (temporary, other, is_lhs) in [(l, r, true), (r, l, false)] {
             let Value::Array(t) = temporary else { continue };
-            if Rc::strong_count(t) != 1 || !matches!(other, Value::Array(_) | Value::Int(_) | Value::Float(_) | Value::Bool(_)) {
+            if Rc::strong_count(t) != 1
+                || !matches!(
+                    other,
+                    Value::Array(_) | Value::Int(_) | Value::Float(_) | Value::Bool(_)
+                )
+            {
                 continue;
             }
             let other_operand = convert::operand(self, other)?;
@@ -567,7 +625,12 @@ impl Interpreter {
         Ok(None)
     }
 
-    fn eval_index(&mut self, container: Value, subscripts: &[Subscript], frame: &mut Frame) -> Result<Value> {
+    fn eval_index(
+        &mut self,
+        container: Value,
+        subscripts: &[Subscript],
+        frame: &mut Frame,
+    ) -> Result<Value> {
         match container {
             Value::Array(a) => {
                 if let [Subscript::Index(e)] = subscripts {
@@ -584,7 +647,10 @@ impl Interpreter {
             }
             Value::Str(_) | Value::List(_) | Value::Tuple(_) | Value::Range { .. } => {
                 let [Subscript::Index(e)] = subscripts else {
-                    return Err(type_error(format!("a {} takes one integer index", container.kind())));
+                    return Err(type_error(format!(
+                        "a {} takes one integer index",
+                        container.kind()
+                    )));
                 };
                 let i = self.eval(e, frame)?;
                 let i = convert::index_int(&i).map_err(|er| er.at(e.span))?;
@@ -594,12 +660,19 @@ impl Interpreter {
         }
     }
 
-    fn eval_call(&mut self, callee: &Expr, args: &[Arg], frame: &mut Frame, span: Span) -> Result<Value> {
+    fn eval_call(
+        &mut self,
+        callee: &Expr,
+        args: &[Arg],
+        frame: &mut Frame,
+        span: Span,
+    ) -> Result<Value> {
         let (function, receiver) = match &callee.kind {
             ExprKind::Attr { target, name } => {
                 let receiver = self.eval(target, frame)?;
                 let function = self.lookup_function(name).ok_or_else(|| {
-                    type_error(format!("a {} has no method `{}`", receiver.kind(), name)).at(callee.span)
+                    type_error(format!("a {} has no method `{}`", receiver.kind(), name))
+                        .at(callee.span)
                 })?;
                 (function, Some(receiver))
             }
@@ -613,7 +686,10 @@ impl Interpreter {
             // must not send its shape to the gpu.
             let value = match &arg.value.kind {
                 ExprKind::List(items) => Value::List(Rc::new(
-                    items.iter().map(|e| self.eval(e, frame)).collect::<Result<_>>()?,
+                    items
+                        .iter()
+                        .map(|e| self.eval(e, frame))
+                        .collect::<Result<_>>()?,
                 )),
                 _ => self.eval(&arg.value, frame)?,
             };
@@ -622,15 +698,24 @@ impl Interpreter {
                 None => positional.push(value),
             }
         }
-        self.call(&function, positional, keywords).map_err(|e| e.at(span))
+        self.call(&function, positional, keywords)
+            .map_err(|e| e.at(span))
     }
 
     fn lookup_function(&self, name: &str) -> Option<Value> {
-        let global = self.global_index.get(name).and_then(|&i| self.globals[i as usize].clone());
+        let global = self
+            .global_index
+            .get(name)
+            .and_then(|&i| self.globals[i as usize].clone());
         global.or_else(|| builtins::lookup_value(name))
     }
 
-    pub fn call(&mut self, function: &Value, positional: Vec<Value>, keywords: Vec<(Rc<str>, Value)>) -> Result<Value> {
+    pub fn call(
+        &mut self,
+        function: &Value,
+        positional: Vec<Value>,
+        keywords: Vec<(Rc<str>, Value)>,
+    ) -> Result<Value> {
         match function {
             Value::Builtin(b) => {
                 let args = builtins::bind(b, positional, keywords)?;
@@ -641,7 +726,12 @@ impl Interpreter {
         }
     }
 
-    fn call_closure(&mut self, closure: &Closure, positional: Vec<Value>, keywords: Vec<(Rc<str>, Value)>) -> Result<Value> {
+    fn call_closure(
+        &mut self,
+        closure: &Closure,
+        positional: Vec<Value>,
+        keywords: Vec<(Rc<str>, Value)>,
+    ) -> Result<Value> {
         let decl = &closure.decl;
         let params = &decl.params;
         if positional.len() > params.len() {
@@ -655,30 +745,50 @@ impl Interpreter {
         let mut values: Vec<Option<Value>> = positional.into_iter().map(Some).collect();
         values.resize(params.len(), None);
         for (name, value) in keywords {
-            let i = params.iter().position(|p| p.name.text == name).ok_or_else(|| {
-                type_error(format!("{}() got an unexpected keyword argument `{}`", decl.name, name))
-            })?;
+            let i = params
+                .iter()
+                .position(|p| p.name.text == name)
+                .ok_or_else(|| {
+                    type_error(format!(
+                        "{}() got an unexpected keyword argument `{}`",
+                        decl.name, name
+                    ))
+                })?;
             if values[i].is_some() {
-                return Err(type_error(format!("{}() got multiple values for argument `{}`", decl.name, name)));
+                return Err(type_error(format!(
+                    "{}() got multiple values for argument `{}`",
+                    decl.name, name
+                )));
             }
             values[i] = Some(value);
         }
         let shape = decl.frame.get();
         let mut frame = Frame {
             locals: vec![None; shape.locals as usize],
-            cells: (0..shape.cells).map(|_| Rc::new(RefCell::new(None))).collect(),
+            cells: (0..shape.cells)
+                .map(|_| Rc::new(RefCell::new(None)))
+                .collect(),
             free: closure.captured.clone(),
         };
         for (i, param) in params.iter().enumerate() {
-            let value = values[i].take().or_else(|| closure.defaults[i].clone()).ok_or_else(|| {
-                type_error(format!("{}() missing required argument `{}`", decl.name, param.name.text))
-            })?;
+            let value = values[i]
+                .take()
+                .or_else(|| closure.defaults[i].clone())
+                .ok_or_else(|| {
+                    type_error(format!(
+                        "{}() missing required argument `{}`",
+                        decl.name, param.name.text
+                    ))
+                })?;
             self.store(&param.name, value, &mut frame);
         }
         if self.depth >= MAX_CALL_DEPTH {
             return Err(Error::new(
                 ErrorKind::Recursion,
-                format!("maximum recursion depth ({MAX_CALL_DEPTH}) exceeded in {}()", decl.name),
+                format!(
+                    "maximum recursion depth ({MAX_CALL_DEPTH}) exceeded in {}()",
+                    decl.name
+                ),
             ));
         }
         self.depth += 1;
@@ -701,7 +811,11 @@ impl Interpreter {
                 Flow::Next => {}
                 Flow::Return(v) => return Ok(v),
                 _ => {
-                    return Err(Error::new(ErrorKind::Syntax, "`break` or `continue` outside a loop").at(stmt.span))
+                    return Err(Error::new(
+                        ErrorKind::Syntax,
+                        "`break` or `continue` outside a loop",
+                    )
+                    .at(stmt.span))
                 }
             }
         }

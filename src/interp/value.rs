@@ -31,7 +31,11 @@ pub enum Value {
     /// A shape: `x.shape`, printed as Python prints a tuple.
     Tuple(Rc<Vec<Value>>),
     /// `range(...)`, iterated lazily.
-    Range { start: i64, stop: i64, step: i64 },
+    Range {
+        start: i64,
+        stop: i64,
+        step: i64,
+    },
     Device(Device),
     DType(DType),
     Function(Rc<Closure>),
@@ -119,7 +123,11 @@ impl Value {
 }
 
 fn join_reprs(items: &[Value]) -> String {
-    items.iter().map(Value::to_repr).collect::<Vec<_>>().join(", ")
+    items
+        .iter()
+        .map(Value::to_repr)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn string_repr(s: &str) -> String {

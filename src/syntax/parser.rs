@@ -43,7 +43,9 @@ pub fn parse(text: &str, source_id: u32) -> Result<Program> {
     let mut pairs = ArrParser::parse(Rule::program, &prepared)
         .map_err(|e| syntax_error_from_pest(e, source_id, &prepared))?;
     let parser = AstBuilder { source_id };
-    let program = pairs.next().expect("the program rule always yields one pair");
+    let program = pairs
+        .next()
+        .expect("the program rule always yields one pair");
     Ok(Program {
         body: parser.statements(program.into_inner())?,
     })
@@ -60,7 +62,8 @@ fn syntax_error_from_pest(error: pest::error::Error<Rule>, source_id: u32, text:
     } else {
         match &error.variant {
             pest::error::ErrorVariant::ParsingError { positives, .. } if !positives.is_empty() => {
-                let mut wanted: Vec<&str> = positives.iter().map(|r| rule_description(*r)).collect();
+                let mut wanted: Vec<&str> =
+                    positives.iter().map(|r| rule_description(*r)).collect();
                 wanted.sort();
                 wanted.dedup();
                 let found = text[start.min(text.len())..]
@@ -68,7 +71,10 @@ fn syntax_error_from_pest(error: pest::error::Error<Rule>, source_id: u32, text:
                     .next()
                     .filter(|c| !c.is_whitespace())
                     .map_or("end of line".to_string(), |c| format!("`{c}`"));
-                format!("unexpected {found}: expected {}", join_alternatives(&wanted))
+                format!(
+                    "unexpected {found}: expected {}",
+                    join_alternatives(&wanted)
+                )
             }
             pest::error::ErrorVariant::ParsingError { .. } => "unexpected input".to_string(),
             pest::error::ErrorVariant::CustomError { message } => message.clone(),
@@ -255,9 +261,9 @@ impl AstBuilder {
                 let inner = sub.into_inner().next().unwrap();
                 match inner.as_rule() {
                     Rule::slice => {
-                        let mut parts = inner.into_inner().map(|part| {
-                            part.into_inner().next().map(|e| self.expr(e)).transpose()
-                        });
+                        let mut parts = inner
+                            .into_inner()
+                            .map(|part| part.into_inner().next().map(|e| self.expr(e)).transpose());
                         Ok(Subscript::Slice {
                             start: parts.next().transpose()?.flatten(),
                             stop: parts.next().transpose()?.flatten(),
@@ -287,8 +293,18 @@ impl AstBuilder {
                 let (lhs, rhs) = (Box::new(lhs?), Box::new(rhs?));
                 let span = lhs.span.to(rhs.span);
                 let op = match op.as_rule() {
-                    Rule::or => return Ok(Expr { kind: ExprKind::Or(lhs, rhs), span }),
-                    Rule::and => return Ok(Expr { kind: ExprKind::And(lhs, rhs), span }),
+                    Rule::or => {
+                        return Ok(Expr {
+                            kind: ExprKind::Or(lhs, rhs),
+                            span,
+                        })
+                    }
+                    Rule::and => {
+                        return Ok(Expr {
+                            kind: ExprKind::And(lhs, rhs),
+                            span,
+                        })
+                    }
                     Rule::eq => BinOp::Eq,
                     Rule::ne => BinOp::Ne,
                     Rule::lt => BinOp::Lt,
@@ -382,7 +398,9 @@ impl AstBuilder {
                     .parse()
                     .map_err(|_| Error::new(ErrorKind::Syntax, "malformed number").at(span))?,
             ),
-            Rule::string => ExprKind::Str(unescape(pair.into_inner().next().unwrap(), self)?.into()),
+            Rule::string => {
+                ExprKind::Str(unescape(pair.into_inner().next().unwrap(), self)?.into())
+            }
             Rule::true_lit => ExprKind::Bool(true),
             Rule::false_lit => ExprKind::Bool(false),
             Rule::none_lit => ExprKind::None,
@@ -411,7 +429,13 @@ impl AstBuilder {
     }
 }
 
-fn new_fn_decl(name: Rc<str>, params: Vec<Param>, body: Block, is_lambda: bool, span: Span) -> FnDecl {
+fn new_fn_decl(
+    name: Rc<str>,
+    params: Vec<Param>,
+    body: Block,
+    is_lambda: bool,
+    span: Span,
+) -> FnDecl {
     FnDecl {
         name,
         params,

@@ -77,11 +77,16 @@ impl<'a> Resolver<'a, '_> {
             .free
             .iter()
             .map(|name| {
-                let parent = &self.scopes[scope.parent.expect("free names have an enclosing function")];
+                let parent =
+                    &self.scopes[scope.parent.expect("free names have an enclosing function")];
                 match parent.local_slot_if_assigned(name) {
                     Some(Slot::Cell(i)) => Capture::EnclosingCell(i),
                     _ => Capture::EnclosingFree(
-                        parent.free.iter().position(|n| n == name).expect("captured through the parent") as u32,
+                        parent
+                            .free
+                            .iter()
+                            .position(|n| n == name)
+                            .expect("captured through the parent") as u32,
                     ),
                 }
             })
@@ -217,7 +222,9 @@ impl<'a> Resolver<'a, '_> {
             ExprKind::List(items) => items.iter().for_each(|e| self.expr(e, scope)),
             ExprKind::Lambda(decl) => self.function(decl, scope),
             ExprKind::Neg(e) | ExprKind::Not(e) => self.expr(e, scope),
-            ExprKind::Binary { lhs, rhs, .. } | ExprKind::And(lhs, rhs) | ExprKind::Or(lhs, rhs) => {
+            ExprKind::Binary { lhs, rhs, .. }
+            | ExprKind::And(lhs, rhs)
+            | ExprKind::Or(lhs, rhs) => {
                 self.expr(lhs, scope);
                 self.expr(rhs, scope);
             }

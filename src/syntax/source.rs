@@ -73,10 +73,7 @@ mod tests {
     #[test]
     fn newlines_in_brackets_become_spaces() {
         let text = "f(1,\n 2)\nx = [1, # one\n 2]\n";
-        assert_eq!(
-            join_bracketed_lines(text),
-            "f(1,  2)\nx = [1,        2]\n"
-        );
+        assert_eq!(join_bracketed_lines(text), "f(1,  2)\nx = [1,        2]\n");
     }
 
     #[test]

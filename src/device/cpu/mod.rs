@@ -120,10 +120,7 @@ macro_rules! with_dtype {
 fn view_parts(layout: &Layout) -> (usize, ndarray::StrideShape<IxDyn>) {
     let low = layout.lowest_offset();
     let strides: Vec<usize> = layout.strides.iter().map(|&s| s as usize).collect();
-    (
-        low,
-        IxDyn(&layout.shape).strides(IxDyn(&strides)).into(),
-    )
+    (low, IxDyn(&layout.shape).strides(IxDyn(&strides)))
 }
 
 pub fn view<'a, T>(data: &'a [T], layout: &Layout) -> ArrayViewD<'a, T> {
@@ -164,12 +161,18 @@ pub fn vec_with_capacity<T>(len: usize) -> Vec<T> {
 
 /// A vector of `len` elements, element `i` being `f(i)`, computed on all cores when large.
 /// `f` gets a chunk's first index and the chunk to fill.
-fn build_vec<U: Send + Sync>(len: usize, fill: impl Fn(usize, &mut [std::mem::MaybeUninit<U>]) + Sync + Send) -> Vec<U> {
+fn build_vec<U: Send + Sync>(
+    len: usize,
+    fill: impl Fn(usize, &mut [std::mem::MaybeUninit<U>]) + Sync + Send,
+) -> Vec<U> {
     use rayon::prelude::*;
     let mut out = vec_with_capacity::<U>(len);
     let spare = &mut out.spare_capacity_mut()[..len];
     if len >= PARALLEL_THRESHOLD {
-        spare.par_chunks_mut(CHUNK).enumerate().for_each(|(k, chunk)| fill(k * CHUNK, chunk));
+        spare
+            .par_chunks_mut(CHUNK)
+            .enumerate()
+            .for_each(|(k, chunk)| fill(k * CHUNK, chunk));
     } else {
         fill(0, spare);
     }
@@ -244,7 +247,10 @@ pub fn zip_assign<T: Copy + Send + Sync, U: Copy + Send + Sync>(
 }
 
 /// `a[i] = f(a[i])` in place.
-pub fn map_assign<T: Copy + Send + Sync>(mut a: ArrayViewMutD<T>, f: impl Fn(T) -> T + Sync + Send) {
+pub fn map_assign<T: Copy + Send + Sync>(
+    mut a: ArrayViewMutD<T>,
+    f: impl Fn(T) -> T + Sync + Send,
+) {
     if a.len() >= PARALLEL_THRESHOLD {
         a.par_map_inplace(|x| *x = f(*x));
     } else {
