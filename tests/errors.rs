@@ -54,7 +54,7 @@ const CASES: &[Case] = &[
     case("1 = 2", 1, 3, &["unexpected `=`"]),
     case("x = 1\n  y = = 2", 2, 5, &["unexpected `=`"]),
     case("x = arange(5); x[1:2:3:4]", 1, 23, &["unexpected `:`"]),
-    case("x = [1, 2]; x.shape = 3", 1, 21, &["unexpected `=`"]),
+    case("x = [1, 2]; x.shape = 3", 1, 13, &["cannot assign to the attribute `.shape`"]),
     case("x = 1_", 1, 5, &["unexpected"]),
     case("x = 1__0", 1, 5, &["unexpected"]),
     case("x = 1e", 1, 5, &["unexpected"]),
@@ -62,6 +62,8 @@ const CASES: &[Case] = &[
     case("x = \"\\q\"", 1, 6, &["unknown escape `\\q`"]),
     case("x = 9223372036854775808", 1, 5, &["does not fit in 64 bits"]),
     case("print(7 // 2)", 1, 10, &["unexpected `/`"]),
+    case("print(1) print(2)", 1, 10, &["unexpected `p`"]),
+    case("x = 1 y = 2", 1, 7, &["unexpected `y`"]),
     case(":", 1, 2, &["command name"]),
     case("break", 1, 1, &["`break` or `continue` outside a loop"]),
     case("continue", 1, 1, &["`break` or `continue` outside a loop"]),
@@ -155,7 +157,7 @@ const CASES: &[Case] = &[
     case("if arange(3) { print(1) }", 1, 4, &["truth value", "ambiguous", "any() or all()"]),
     case("while ones(2) { }", 1, 7, &["truth value", "ambiguous", "any() or all()"]),
     case("x = arange(3)\nwhile x > 1 { }", 2, 7, &["truth value", "ambiguous"]),
-    case("print(bool(arange(2)))", 1, 7, &["truth value", "ambiguous"]),
+    case("if arange(2) > 0 { }", 1, 4, &["truth value", "ambiguous"]),
     case("assert(ones(2) == 1)", 1, 1, &["truth value", "ambiguous"]),
     case("x = not ones(3)", 1, 9, &["truth value", "ambiguous"]),
     case("if arange(3) and true { }", 1, 4, &["truth value", "ambiguous"]),
@@ -275,7 +277,6 @@ const CASES: &[Case] = &[
     case("print(int(float(\"inf\")))", 1, 7, &["cannot convert inf"]),
     case("print(int(float(\"nan\")))", 1, 7, &["cannot convert nan"]),
     case("print(len(range(-9223372036854775807 - 1, 9223372036854775807)))", 1, 7, &["overflow"]),
-    case("x = arange(-9223372036854775807, 9223372036854775807, 4611686018427387904)", 1, 5, &["overflow"]),
 
     // ---- division by zero ----
     case("1 / 0", 1, 1, &["integer division by zero"]),
@@ -305,7 +306,7 @@ const CASES: &[Case] = &[
     case("arange(0, 10, 0)", 1, 1, &["step cannot be zero"]),
     case("range(0, 10, 0)", 1, 1, &["step must not be zero"]),
     case("randint(5, 5, 3)", 1, 1, &["low >= high"]),
-    case("zeros(1e300)", 1, 1, &["shape must be an integer"]),
+    case("zeros(1e300)", 1, 1, &["shape 1e+300 is too large"]),
     case("ones(1e15)", 1, 1, &["cannot allocate"]),
     case("zeros([100000, 100000, 100000])", 1, 1, &["cannot allocate"]),
     case("x = arange(1e20)", 1, 5, &["cannot allocate"]),
@@ -321,6 +322,11 @@ const RUNS: &[(&str, &str)] = &[
     ("for i in range(9223372036854775800, 9223372036854775807, 5) { print(i) }", "9223372036854775800\n9223372036854775805\n"),
     ("for i in range(-9223372036854775800, -9223372036854775807 - 1, -5) { print(i) }", "-9223372036854775800\n-9223372036854775805\n"),
     ("print(len(range(0, 9223372036854775807, 4611686018427387904)))", "2\n"),
+    // NumPy computes this arange exactly: every element fits in 64 bits
+    (
+        "print(arange(-9223372036854775807, 9223372036854775807, 4611686018427387904))",
+        "[-9223372036854775807 -4611686018427387903                    1\n  4611686018427387905]\n",
+    ),
     // NumPy: an empty inner dimension multiplies to zeros
     ("print(matmul(zeros([2, 0]), zeros([0, 2])))", "[[0. 0.]\n [0. 0.]]\n"),
     ("print(zeros([0, 3]) @ ones(3))", "[]\n"),
@@ -334,6 +340,12 @@ const RUNS: &[(&str, &str)] = &[
     // in-place never needs a new buffer, even when the operand overlaps the target
     ("x = arange(5); x[1:] += x[:-1]; print(x)", "[0 1 3 5 7]\n"),
     ("m = reshape(arange(9), [3, 3]); m[:] = m.T; print(m)", "[[0 3 6]\n [1 4 7]\n [2 5 8]]\n"),
+    // stores through a chained index or an attribute write into the original, as in NumPy
+    (
+        "x = reshape(arange(6), [2, 3]); x[0][1] = 99; print(x)",
+        "[[ 0 99  2]\n [ 3  4  5]]\n",
+    ),
+    ("x = reshape(arange(6), [2, 3]); x.T[0] = -1; print(x)", "[[-1  1  2]\n [-1  4  5]]\n"),
     // NumPy's same_kind casting: an f64 operand may update an f32 array in place
     ("x = ones(3, dtype=f32); x += ones(3); print(x, x.dtype)", "[2. 2. 2.] f32\n"),
     ("x = ones(2, dtype=f32); x *= [0.5, 4.0]; print(x, x.dtype)", "[0.5 4. ] f32\n"),
@@ -367,9 +379,12 @@ fn arrsh() -> &'static str {
     env!("CARGO_BIN_EXE_arrsh")
 }
 
-/// A directory with the files some snippets read.
+/// A fresh directory (one per table, since the tables run at the same time) with the files some
+/// snippets read.
 fn fixture_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arrsh-errors-{}", std::process::id()));
+    static TABLES: AtomicUsize = AtomicUsize::new(0);
+    let table = TABLES.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("arrsh-errors-{}-{table}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("adir")).unwrap();
     std::fs::write(dir.join("bad.npy"), b"this is not a npy file\n").unwrap();
@@ -400,7 +415,6 @@ fn npy(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
 }
 
 fn run(code: &str, dir: &Path) -> Output {
-    // Each snippet gets its own copy of the fixtures' directory so that `save` cannot race.
     Command::new(arrsh())
         .arg("-e")
         .arg(code)
@@ -600,4 +614,31 @@ fn an_error_keeps_the_output_printed_before_it() {
         String::from_utf8_lossy(&out.stderr),
         "<-e>:3:5: error: index 7 is out of bounds for axis 0 with size 2\n3 | x = arange(2)[7]\n        ^^^^^^^^^^^^\n"
     );
+}
+
+#[test]
+fn a_script_from_stdin_reports_errors_as_stdin() {
+    let mut child = Command::new(arrsh())
+        .arg("-")
+        .env("NO_COLOR", "1")
+        .env_remove("RUST_BACKTRACE")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("arrsh runs");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"print(1)\nx = y + 1\nprint(2)\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "1\n");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "<stdin>:2:5: error: name `y` is not defined\n2 | x = y + 1\n        ^\n"
+    );
+    assert_eq!(out.status.code(), Some(1));
 }

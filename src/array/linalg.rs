@@ -50,7 +50,7 @@ fn matmul_typed<T: LinalgElement + cpu::CpuElement>(a: &Array, b: &Array) -> Res
                 let x = av.into_dimensionality::<Ix1>().unwrap();
                 let y = bv.into_dimensionality::<Ix1>().unwrap();
                 let d = cpu_linalg::dot(x, y).map_err(fail)?;
-                Ok(Array::from_vec(vec![d], vec![]))
+                Ok(Array::from_vec(vec![d + T::zero()], vec![]))
             }
             (2, 2) => {
                 let m = cpu_linalg::matmul(
@@ -58,7 +58,7 @@ fn matmul_typed<T: LinalgElement + cpu::CpuElement>(a: &Array, b: &Array) -> Res
                     bv.into_dimensionality::<Ix2>().unwrap(),
                 )
                 .map_err(fail)?;
-                Ok(Array::from_ndarray(m.into_dyn()))
+                Ok(Array::from_ndarray(plus_zero(m.into_dyn())))
             }
             (2, 1) => {
                 let v = cpu_linalg::matvec(
@@ -66,7 +66,7 @@ fn matmul_typed<T: LinalgElement + cpu::CpuElement>(a: &Array, b: &Array) -> Res
                     bv.into_dimensionality::<Ix1>().unwrap(),
                 )
                 .map_err(fail)?;
-                Ok(Array::from_ndarray(v.into_dyn()))
+                Ok(Array::from_ndarray(plus_zero(v.into_dyn())))
             }
             (1, 2) => {
                 let v = cpu_linalg::vecmat(
@@ -74,7 +74,7 @@ fn matmul_typed<T: LinalgElement + cpu::CpuElement>(a: &Array, b: &Array) -> Res
                     bv.into_dimensionality::<Ix2>().unwrap(),
                 )
                 .map_err(fail)?;
-                Ok(Array::from_ndarray(v.into_dyn()))
+                Ok(Array::from_ndarray(plus_zero(v.into_dyn())))
             }
             _ => Err(type_error(format!(
                 "matmul takes 1-d and 2-d arrays, not {} and {}",
@@ -83,6 +83,12 @@ fn matmul_typed<T: LinalgElement + cpu::CpuElement>(a: &Array, b: &Array) -> Res
             ))),
         })
     })
+}
+
+/// BLAS accumulates into +0, so a product of zeros is +0, never -0; ours does the same.
+fn plus_zero<T: LinalgElement>(mut m: ndarray::ArrayD<T>) -> ndarray::ArrayD<T> {
+    m.mapv_inplace(|x| x + T::zero());
+    m
 }
 
 /// `outer(a, b)[i, j] = a[i] * b[j]` over the flattened inputs.

@@ -212,8 +212,8 @@ pub fn binary(op: BinOp, a: Operand, b: Operand) -> Result<Array> {
     }
     match (op, dtype) {
         (BinOp::Div, _) => {
-            if !dtype.is_float() && contains_zero(&b) {
-                return Err(zero_division());
+            if dtype == DType::I64 && contains_zero(&b) {
+                return Err(zero_division(op));
             }
             match dtype.to_float() {
                 DType::F32 => zip_operands::<f32, f32>(a, b, |x, y| x / y),
@@ -222,8 +222,11 @@ pub fn binary(op: BinOp, a: Operand, b: Operand) -> Result<Array> {
         }
         (BinOp::Add, DType::Bool) => zip_operands::<bool, bool>(a, b, |x, y| x | y),
         (BinOp::Mul, DType::Bool) => zip_operands::<bool, bool>(a, b, |x, y| x & y),
+        (BinOp::Sub, DType::Bool) => Err(type_error(
+            "subtraction is not supported for bool arrays; use x != y (exclusive or) or astype(x, i64)",
+        )),
         (_, DType::Bool) => binary(op, Operand::Array(&to_i64(a)?), b),
-        (BinOp::Mod, DType::I64) if contains_zero(&b) => Err(zero_division()),
+        (BinOp::Mod, DType::I64) if contains_zero(&b) => Err(zero_division(op)),
         (BinOp::Pow, DType::I64) if has_negative(&b) => Err(Error::new(
             ErrorKind::Value,
             "integers to negative integer powers are not allowed",
@@ -248,8 +251,9 @@ fn has_negative(operand: &Operand) -> bool {
     }
 }
 
-pub fn zero_division() -> Error {
-    Error::new(ErrorKind::ZeroDivision, "integer division by zero")
+pub fn zero_division(op: BinOp) -> Error {
+    let what = if op == BinOp::Mod { "modulo" } else { "division" };
+    Error::new(ErrorKind::ZeroDivision, format!("integer {what} by zero"))
 }
 
 fn arith<T: Arith>(op: BinOp, a: Operand, b: Operand) -> Result<Array> {
@@ -283,7 +287,8 @@ pub fn binary_in_place(op: BinOp, target: &Array, value: Operand) -> Result<()> 
         BinOp::Div => result_dtype(&Operand::Array(target), &value).to_float(),
         _ => result_dtype(&Operand::Array(target), &value),
     };
-    if wanted > dtype || (dtype == DType::Bool && !matches!(op, BinOp::Add | BinOp::Mul)) {
+    let same_kind = wanted <= dtype || (wanted.is_float() && dtype.is_float());
+    if !same_kind || (dtype == DType::Bool && !matches!(op, BinOp::Add | BinOp::Mul)) {
         return Err(type_error(format!(
             "cannot do {}= in place: the result would be {wanted} but the array is {dtype} (use x = x {} y)",
             op.symbol(),
@@ -390,6 +395,7 @@ pub fn unary(f: UnaryFn, a: &Array) -> Result<Array> {
         }
         UnaryFn::IsNan => float_pred(a, |x: f64| x.is_nan()),
         UnaryFn::IsInf => float_pred(a, |x: f64| x.is_infinite()),
+        UnaryFn::Floor | UnaryFn::Ceil | UnaryFn::Round if !dtype.is_float() => Ok(a.copy()),
         UnaryFn::Neg if dtype == DType::Bool => Err(type_error(
             "the unary - is not supported for bool arrays; use not(x)",
         )),

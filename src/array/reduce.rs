@@ -177,6 +177,7 @@ fn reduce_lane(
         (DType::F32, Scalar::Float(f)) => Scalar::Float(f as f32 as f64),
         (DType::Bool, Scalar::Float(f)) => Scalar::Bool(f != 0.0),
         (DType::I64, Scalar::Float(f)) => Scalar::Int(f as i64),
+        (DType::Bool, Scalar::Int(i)) => Scalar::Bool(i != 0),
         (_, s) => s,
     })
 }

@@ -22,6 +22,11 @@ pub fn reshape(a: &Array, shape: &[i64]) -> Result<Array> {
         .filter(|&&n| n >= 0)
         .map(|&n| n as usize)
         .product();
+    if unknown == 1 && known == 0 {
+        return Err(shape_error(format!(
+            "cannot reshape array of size {size} into a shape with a zero dimension and a -1"
+        )));
+    }
     let resolved: Vec<usize> = shape
         .iter()
         .map(|&n| {

@@ -134,12 +134,36 @@ pub fn lookup_value(name: &str) -> Option<Value> {
         "f64" => Some(Value::DType(DType::F64)),
         "f32" => Some(Value::DType(DType::F32)),
         "i64" => Some(Value::DType(DType::I64)),
+        "bool" => Some(Value::DType(DType::Bool)),
         _ => find(name).map(Value::Builtin),
     }
 }
 
 /// Names that are values rather than functions (for completion and `:help`).
-pub const CONSTANTS: &[&str] = &["cpu", "gpu", "f64", "f32", "i64"];
+pub const CONSTANTS: &[&str] = &["cpu", "gpu", "f64", "f32", "i64", "bool"];
+
+/// A dtype called as a function: `f32(x)` converts an array (`astype`); a host value or a
+/// 0-d array becomes a host scalar, as `np.float64(x)` does.
+pub fn call_dtype(interp: &mut Interpreter, dtype: DType, positional: Vec<Value>) -> Result<Value> {
+    let [value] = positional.as_slice() else {
+        return Err(type_error(format!("{dtype}(x) takes one argument")));
+    };
+    if let Value::Array(a) = value {
+        if a.ndim() > 0 {
+            return a.astype(dtype).map(Value::array);
+        }
+    }
+    let args = Args {
+        name: dtype.name(),
+        values: vec![Some(value.clone())],
+        rest: Vec::new(),
+    };
+    match dtype {
+        DType::Bool => convert::truth(value).map(Value::Bool),
+        DType::I64 => to_int(interp, args),
+        DType::F32 | DType::F64 => to_float(interp, args),
+    }
+}
 
 // ---- argument conversions ----
 
@@ -150,7 +174,6 @@ fn array_arg(interp: &mut Interpreter, v: &Value) -> Result<Array> {
 fn dtype_arg(v: &Value) -> Result<DType> {
     match v {
         Value::DType(d) => Ok(*d),
-        Value::Builtin(b) if b.name == "bool" => Ok(DType::Bool),
         Value::Str(s) => match &**s {
             "f64" | "float64" | "float" => Ok(DType::F64),
             "f32" | "float32" => Ok(DType::F32),
@@ -161,8 +184,8 @@ fn dtype_arg(v: &Value) -> Result<DType> {
             ))),
         },
         other => Err(type_error(format!(
-            "expected a dtype (f64 f32 i64 bool), got a {}",
-            other.kind()
+            "expected a dtype (f64 f32 i64 bool), got {}",
+            other.a_kind()
         ))),
     }
 }
@@ -191,6 +214,10 @@ fn count_arg(v: &Value, what: &str) -> Result<i64> {
         Value::Int(i) => Ok(*i),
         Value::Bool(b) => Ok(*b as i64),
         Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.2e18 => Ok(*f as i64),
+        Value::Float(f) if f.fract() == 0.0 => Err(crate::error::memory_error(format!(
+            "{what} {} is too large",
+            crate::array::format::float_repr(*f)
+        ))),
         Value::Array(a) if a.size() == 1 => match a.item()? {
             Scalar::Float(f) if f.fract() != 0.0 => Err(type_error(format!(
                 "{what} must be a whole number, not {f}"
@@ -224,7 +251,7 @@ fn axis_arg(args: &Args, i: usize) -> Result<Option<i64>> {
 
 fn scalar_arg(v: &Value) -> Result<Scalar> {
     v.as_scalar()
-        .ok_or_else(|| type_error(format!("expected a number, got a {}", v.kind())))
+        .ok_or_else(|| type_error(format!("expected a number, got {}", v.a_kind())))
 }
 
 /// A host result for host input (`sqrt(2.0)` is a float), an array for array input.
@@ -275,6 +302,12 @@ fn like_builtin(interp: &mut Interpreter, args: &Args, value: Scalar) -> Result<
 
 fn unary_builtin(interp: &mut Interpreter, args: &Args, f: UnaryFn) -> Result<Value> {
     let input = args.required(0);
+    if let (Value::Int(i), UnaryFn::Abs) = (input, f) {
+        return i
+            .checked_abs()
+            .map(Value::Int)
+            .ok_or_else(|| crate::error::overflow_error(format!("integer overflow: abs({i}) does not fit in an int")));
+    }
     let x = array_arg(interp, input)?;
     scalar_or_array(is_array_input(input), ops::unary(f, &x)?)
 }
@@ -313,8 +346,8 @@ fn arrays_arg(interp: &mut Interpreter, v: &Value) -> Result<Vec<Array>> {
             })
             .collect(),
         other => Err(type_error(format!(
-            "expected a list of arrays, got a {}",
-            other.kind()
+            "expected a list of arrays, got {}",
+            other.a_kind()
         ))),
     }
 }
@@ -409,7 +442,8 @@ fn arange(interp: &mut Interpreter, args: Args) -> Result<Value> {
     array::check_allocation(n, dtype.max(DType::F64))?;
     let host = if dtype == DType::I64 && !floats {
         let (s0, st) = (start.cast::<i64>(), step.cast::<i64>());
-        Array::from_vec((0..n as i64).map(|i| s0 + i * st).collect(), vec![n])
+        let n = range_len(s0, stop.cast::<i64>(), st) as usize;
+        Array::from_vec((0..n as i64).map(|i| s0.wrapping_add(i.wrapping_mul(st))).collect(), vec![n])
     } else {
         Array::from_vec(
             (0..n).map(|i| s0 + i as f64 * st).collect::<Vec<f64>>(),
@@ -493,10 +527,13 @@ fn len(_: &mut Interpreter, args: Args) -> Result<Value> {
     let n = match args.required(0) {
         Value::Str(s) => s.chars().count(),
         Value::List(items) | Value::Tuple(items) => items.len(),
-        Value::Range { start, stop, step } => range_len(*start, *stop, *step),
+        Value::Range { start, stop, step } => usize::try_from(range_len(*start, *stop, *step))
+            .ok()
+            .filter(|&n| n <= i64::MAX as usize)
+            .ok_or_else(|| Error::new(ErrorKind::Overflow, "integer overflow: the range has more than 2**63 - 1 elements"))?,
         Value::Array(a) if a.ndim() > 0 => a.shape()[0],
         Value::Array(_) => return Err(type_error("len() of a 0-d array")),
-        other => return Err(type_error(format!("a {} has no len()", other.kind()))),
+        other => return Err(type_error(format!("{} has no len()", other.a_kind()))),
     };
     Ok(Value::Int(n as i64))
 }
@@ -516,7 +553,7 @@ fn to_int(_: &mut Interpreter, args: Args) -> Result<Value> {
             Scalar::Float(f) => float_to_int(f),
             s => Ok(Value::Int(s.cast())),
         },
-        other => Err(type_error(format!("int() of a {}", other.kind()))),
+        other => Err(type_error(format!("int() of {}", other.a_kind()))),
     }
 }
 
@@ -547,10 +584,6 @@ fn to_float(_: &mut Interpreter, args: Args) -> Result<Value> {
         Value::Array(a) => Ok(Value::Float(a.item()?.as_f64())),
         other => Ok(Value::Float(scalar_arg(other)?.as_f64())),
     }
-}
-
-fn to_bool(_: &mut Interpreter, args: Args) -> Result<Value> {
-    convert::truth(args.required(0)).map(Value::Bool)
 }
 
 fn to_str(_: &mut Interpreter, args: Args) -> Result<Value> {
@@ -606,8 +639,8 @@ fn path_arg(v: &Value) -> Result<std::path::PathBuf> {
     match v {
         Value::Str(s) => Ok(std::path::PathBuf::from(&**s)),
         other => Err(type_error(format!(
-            "a file name must be a str, not a {}",
-            other.kind()
+            "a file name must be a str, not {}",
+            other.a_kind()
         ))),
     }
 }
@@ -798,7 +831,6 @@ static BUILTINS: &[Builtin] = &[
     builtin!("astype", ["x", "dtype"], "A copy of x converted to dtype.", "astype([1.7, -1.7], i64)", astype),
     builtin!("int", ["x"], "An int from a number, a str or a one-element array (truncates).", "int(3.9)", to_int),
     builtin!("float", ["x"], "A float from a number, a str or a one-element array.", "float(\"2.5\")", to_float),
-    builtin!("bool", ["x"], "The truth of x.", "bool(0)", to_bool),
     builtin!("str", ["x"], "The text print would show for x.", "str([1, 2])", to_str),
     builtin!("to", ["x", "device"], "A copy of x on device: one counted transfer of x.nbytes.", "to(x, gpu)", to),
     builtin!("sync", [], "Waits until the device has finished all queued work.", "sync()", sync),

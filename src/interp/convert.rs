@@ -35,8 +35,8 @@ pub fn operand(interp: &mut Interpreter, value: &Value) -> Result<OwnedOperand> 
         }
         other => other.as_scalar().map(OwnedOperand::Scalar).ok_or_else(|| {
             type_error(format!(
-                "expected a number or an array, got a {}",
-                other.kind()
+                "expected a number or an array, got {}",
+                other.a_kind()
             ))
         }),
     }
@@ -58,8 +58,8 @@ pub fn to_array(interp: &mut Interpreter, value: &Value, device: Option<Device>)
         other => match other.as_scalar() {
             Some(s) => Array::scalar(s, device),
             None => Err(type_error(format!(
-                "expected an array, got a {}",
-                other.kind()
+                "expected an array, got {}",
+                other.a_kind()
             ))),
         },
     }
@@ -71,8 +71,8 @@ fn stack_arrays(items: &[Value]) -> Result<Array> {
         .map(|v| match v {
             Value::Array(a) => Ok((**a).clone()),
             other => Err(type_error(format!(
-                "a list mixing arrays and a {} cannot become an array",
-                other.kind()
+                "a list mixing arrays and {} cannot become an array",
+                other.a_kind()
             ))),
         })
         .collect::<Result<Vec<_>>>()?;
@@ -100,8 +100,8 @@ fn nested_numbers(items: &[Value]) -> Result<(Vec<usize>, Vec<Scalar>, DType)> {
             other => {
                 let s = other.as_scalar().ok_or_else(|| {
                     type_error(format!(
-                        "an array literal holds numbers and bools, not a {}",
-                        other.kind()
+                        "an array literal holds numbers and bools, not {}",
+                        other.a_kind()
                     ))
                 })?;
                 match s {
@@ -136,6 +136,16 @@ fn nested_numbers(items: &[Value]) -> Result<(Vec<usize>, Vec<Scalar>, DType)> {
     Ok((full_shape, data, dtype))
 }
 
+/// The array a list of numbers (or of arrays) stands for, made on the cpu; `None` when the
+/// list holds anything else. A list literal passed to a function prints as this array.
+pub fn list_as_host_array(items: &[Value]) -> Option<Array> {
+    if items.iter().any(|v| matches!(v, Value::Array(_))) {
+        return stack_arrays(items).ok();
+    }
+    let (shape, data, dtype) = nested_numbers(items).ok()?;
+    Some(host_array(&data, shape, dtype))
+}
+
 /// `[ ... ]` in an expression: an array on the default device when it holds numbers (or arrays,
 /// which are stacked), else a host list.
 pub fn list_literal(interp: &mut Interpreter, values: Vec<Value>) -> Result<Value> {
@@ -153,7 +163,19 @@ pub fn list_literal(interp: &mut Interpreter, values: Vec<Value>) -> Result<Valu
     Ok(Value::List(Rc::new(values)))
 }
 
-/// The truth of a condition: a host bool or number, or an array of one element.
+/// The value of an `if`/`while` condition or an operand of `and`/`or`/`not`: a host bool or
+/// number, or an array of one element.
+pub fn condition(value: &Value) -> Result<bool> {
+    match value {
+        Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::Array(_) => truth(value),
+        other => Err(type_error(format!(
+            "a condition needs a bool or a number, not {}",
+            other.a_kind()
+        ))),
+    }
+}
+
+/// Python's truth of any value (`bool(x)`).
 pub fn truth(value: &Value) -> Result<bool> {
     Ok(match value {
         Value::Bool(b) => *b,
@@ -185,8 +207,8 @@ pub fn index_int(value: &Value) -> Result<i64> {
             _ => unreachable!(),
         },
         other => Err(type_error(format!(
-            "indices must be integers, not a {}",
-            other.kind()
+            "indices must be integers, not {}",
+            other.a_kind()
         ))),
     }
 }
@@ -195,8 +217,8 @@ pub fn index_int(value: &Value) -> Result<i64> {
 pub fn attribute(value: &Value, name: &str) -> Result<Value> {
     let Value::Array(a) = value else {
         return Err(type_error(format!(
-            "a {} has no attribute `{name}`",
-            value.kind()
+            "{} has no attribute `{name}`",
+            value.a_kind()
         )));
     };
     Ok(match name {

@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use crate::array::ops::{self, UnaryFn};
-use crate::error::{overflow_error, type_error, Error, ErrorKind, Result};
+use crate::error::{overflow_error, type_error, Result};
 use crate::syntax::ast::BinOp;
 
 use super::convert::{self, OwnedOperand};
@@ -137,16 +137,13 @@ fn int_op(op: BinOp, a: i64, b: i64) -> Result<Value> {
         BinOp::Mul => Value::Int(a.checked_mul(b).ok_or_else(overflow)?),
         BinOp::Div => {
             if b == 0 {
-                return Err(ops::zero_division());
+                return Err(ops::zero_division(op));
             }
             Value::Float(a as f64 / b as f64)
         }
         BinOp::Mod => {
             if b == 0 {
-                return Err(Error::new(
-                    ErrorKind::ZeroDivision,
-                    "integer modulo by zero",
-                ));
+                return Err(ops::zero_division(op));
             }
             Value::Int(<i64 as ops::Arith>::rem(a, b))
         }
@@ -220,7 +217,7 @@ pub fn negate(v: &Value) -> Result<Value> {
         Value::Float(f) => Ok(Value::Float(-f)),
         Value::Bool(b) => Ok(Value::Int(-(*b as i64))),
         Value::Array(a) => ops::unary(UnaryFn::Neg, a).map(Value::array),
-        other => Err(type_error(format!("cannot negate a {}", other.kind()))),
+        other => Err(type_error(format!("cannot negate {}", other.a_kind()))),
     }
 }
 
@@ -235,7 +232,7 @@ pub fn index_sequence(container: &Value, i: i64) -> Result<Value> {
         Value::Str(s) if s.is_ascii() => s.len(),
         Value::Str(s) => s.chars().count(),
         Value::List(items) | Value::Tuple(items) => items.len(),
-        Value::Range { start, stop, step } => range_len(*start, *stop, *step),
+        Value::Range { start, stop, step } => range_len(*start, *stop, *step).min(usize::MAX as u128) as usize,
         _ => unreachable!("index_sequence is called on sequences"),
     };
     let index = crate::array::layout::normalize_index(i, len, 0).map_err(|_| {
@@ -250,16 +247,18 @@ pub fn index_sequence(container: &Value, i: i64) -> Result<Value> {
         }
         Value::Str(s) => Value::Str(s.chars().nth(index).unwrap().to_string().into()),
         Value::List(items) | Value::Tuple(items) => items[index].clone(),
-        Value::Range { start, step, .. } => Value::Int(start + step * index as i64),
+        Value::Range { start, step, .. } => Value::Int(start.wrapping_add(step.wrapping_mul(index as i64))),
         _ => unreachable!(),
     })
 }
 
-pub fn range_len(start: i64, stop: i64, step: i64) -> usize {
+/// How many values `range(start, stop, step)` yields (it can exceed i64 for the widest ranges).
+pub fn range_len(start: i64, stop: i64, step: i64) -> u128 {
+    let (start, stop, step) = (start as i128, stop as i128, step as i128);
     if step > 0 && stop > start {
-        ((stop - start + step - 1) / step) as usize
+        ((stop - start + step - 1) / step) as u128
     } else if step < 0 && stop < start {
-        ((start - stop - step - 1) / -step) as usize
+        ((start - stop - step - 1) / -step) as u128
     } else {
         0
     }

@@ -347,7 +347,7 @@ impl Interpreter {
             }
             other => {
                 return Err(
-                    type_error(format!("a {} cannot be iterated", other.kind())).at(iter.span)
+                    type_error(format!("{} cannot be iterated", other.a_kind())).at(iter.span)
                 );
             }
         }
@@ -356,7 +356,7 @@ impl Interpreter {
 
     fn truth(&mut self, cond: &Expr, frame: &mut Frame) -> Result<bool> {
         let v = self.eval(cond, frame)?;
-        convert::truth(&v).map_err(|e| e.at(cond.span))
+        convert::condition(&v).map_err(|e| e.at(cond.span))
     }
 
     fn make_closure(&mut self, decl: &Rc<FnDecl>, frame: &mut Frame) -> Result<Value> {
@@ -453,11 +453,17 @@ impl Interpreter {
                 Ok(())
             }
             (Some(subscripts), op) => {
-                let container = self.load(&target.name, frame)?;
+                let mut container = self.load(&target.name, frame)?;
+                for step in &target.path {
+                    container = match step {
+                        TargetStep::Index(subs) => self.eval_index(container, subs, frame)?,
+                        TargetStep::Attr(name) => convert::attribute(&container, name)?,
+                    };
+                }
                 let Value::Array(a) = container else {
                     return Err(type_error(format!(
-                        "a {} does not support item assignment",
-                        container.kind()
+                        "{} does not support item assignment",
+                        container.a_kind()
                     ))
                     .at(target.name.span));
                 };
@@ -556,25 +562,25 @@ impl Interpreter {
             ExprKind::Not(operand) => {
                 let v = self.eval(operand, frame)?;
                 Ok(Value::Bool(
-                    !convert::truth(&v).map_err(|e| e.at(operand.span))?,
+                    !convert::condition(&v).map_err(|e| e.at(operand.span))?,
                 ))
             }
             ExprKind::And(lhs, rhs) => {
                 let l = self.eval(lhs, frame)?;
-                if !convert::truth(&l).map_err(|e| e.at(lhs.span))? {
+                if !convert::condition(&l).map_err(|e| e.at(lhs.span))? {
                     return Ok(l);
                 }
                 let r = self.eval(rhs, frame)?;
-                convert::truth(&r).map_err(|e| e.at(rhs.span))?;
+                convert::condition(&r).map_err(|e| e.at(rhs.span))?;
                 Ok(r)
             }
             ExprKind::Or(lhs, rhs) => {
                 let l = self.eval(lhs, frame)?;
-                if convert::truth(&l).map_err(|e| e.at(lhs.span))? {
+                if convert::condition(&l).map_err(|e| e.at(lhs.span))? {
                     return Ok(l);
                 }
                 let r = self.eval(rhs, frame)?;
-                convert::truth(&r).map_err(|e| e.at(rhs.span))?;
+                convert::condition(&r).map_err(|e| e.at(rhs.span))?;
                 Ok(r)
             }
             ExprKind::Binary { op, lhs, rhs } => {
@@ -648,15 +654,15 @@ impl Interpreter {
             Value::Str(_) | Value::List(_) | Value::Tuple(_) | Value::Range { .. } => {
                 let [Subscript::Index(e)] = subscripts else {
                     return Err(type_error(format!(
-                        "a {} takes one integer index",
-                        container.kind()
+                        "{} takes one integer index",
+                        container.a_kind()
                     )));
                 };
                 let i = self.eval(e, frame)?;
                 let i = convert::index_int(&i).map_err(|er| er.at(e.span))?;
                 host_ops::index_sequence(&container, i)
             }
-            other => Err(type_error(format!("a {} cannot be indexed", other.kind()))),
+            other => Err(type_error(format!("{} cannot be indexed", other.a_kind()))),
         }
     }
 
@@ -671,7 +677,7 @@ impl Interpreter {
             ExprKind::Attr { target, name } => {
                 let receiver = self.eval(target, frame)?;
                 let function = self.lookup_function(name).ok_or_else(|| {
-                    type_error(format!("a {} has no method `{}`", receiver.kind(), name))
+                    type_error(format!("{} has no method `{}`", receiver.a_kind(), name))
                         .at(callee.span)
                 })?;
                 (function, Some(receiver))
@@ -722,7 +728,8 @@ impl Interpreter {
                 (b.run)(self, args)
             }
             Value::Function(closure) => self.call_closure(closure, positional, keywords),
-            other => Err(type_error(format!("a {} is not callable", other.kind()))),
+            Value::DType(d) if keywords.is_empty() => builtins::call_dtype(self, *d, positional),
+            other => Err(type_error(format!("{} is not callable", other.a_kind()))),
         }
     }
 

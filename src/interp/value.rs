@@ -89,11 +89,22 @@ impl Value {
         }
     }
 
+    /// The kind with its article, for messages: "an int", "a str".
+    pub fn a_kind(&self) -> String {
+        let kind = self.kind();
+        let article = if kind.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+        format!("{article} {kind}")
+    }
+
     /// `print`'s form (NumPy's `str` for arrays).
     pub fn to_display(&self) -> String {
         match self {
             Value::Str(s) => s.to_string(),
             Value::Array(a) => array_text(a, false),
+            Value::List(items) => match super::convert::list_as_host_array(items) {
+                Some(a) => array_text(&a, false),
+                None => self.to_repr(),
+            },
             _ => self.to_repr(),
         }
     }
@@ -107,7 +118,10 @@ impl Value {
             Value::Float(f) => format::float_repr(*f),
             Value::Str(s) => string_repr(s),
             Value::Array(a) => array_text(a, true),
-            Value::List(items) => format!("[{}]", join_reprs(items)),
+            Value::List(items) => match super::convert::list_as_host_array(items) {
+                Some(a) => array_text(&a, true),
+                None => format!("[{}]", join_reprs(items)),
+            },
             Value::Tuple(items) if items.len() == 1 => format!("({},)", items[0].to_repr()),
             Value::Tuple(items) => format!("({})", join_reprs(items)),
             Value::Range { start, stop, step } => match step {

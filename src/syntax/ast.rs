@@ -48,11 +48,20 @@ pub enum StmtKind {
     },
 }
 
+/// What an assignment stores into: a name, or elements reached from it (`x[0][1] = v`,
+/// `x.T[0] = v`): `path` leads to a view, `index` selects the elements written.
 #[derive(Debug)]
 pub struct Target {
     pub name: Name,
+    pub path: Vec<TargetStep>,
     pub index: Option<Vec<Subscript>>,
     pub span: Span,
+}
+
+#[derive(Debug)]
+pub enum TargetStep {
+    Index(Vec<Subscript>),
+    Attr(Rc<str>),
 }
 
 #[derive(Debug)]

@@ -56,6 +56,10 @@ fn syntax_error_from_pest(error: pest::error::Error<Rule>, source_id: u32, text:
         pest::error::InputLocation::Pos(p) => (p, p + 1),
         pest::error::InputLocation::Span((s, e)) => (s, e.max(s + 1)),
     };
+    if let Some(quote) = unterminated_string(text, start) {
+        return Error::new(ErrorKind::Syntax, "unterminated string: this `\"` is never closed on its line")
+            .at(Span::new(source_id, quote, quote + 1));
+    }
     let at_end = text[start.min(text.len())..].trim().is_empty();
     let message = if at_end && super::source::is_incomplete(text) {
         "unexpected end of input: a bracket, brace or string is still open".to_string()
@@ -81,6 +85,25 @@ fn syntax_error_from_pest(error: pest::error::Error<Rule>, source_id: u32, text:
         }
     };
     Error::new(ErrorKind::Syntax, message).at(Span::new(source_id, start, end))
+}
+
+/// The opening quote of a string left open on the line holding `position`, if there is one.
+fn unterminated_string(text: &str, position: usize) -> Option<usize> {
+    let position = position.min(text.len());
+    let line_start = text[..position].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[position..].find('\n').map_or(text.len(), |i| position + i);
+    let mut open: Option<usize> = None;
+    let mut escaped = false;
+    for (i, c) in text[line_start..line_end].char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if open.is_some() => escaped = true,
+            '"' => open = if open.is_some() { None } else { Some(line_start + i) },
+            '#' if open.is_none() => break,
+            _ => {}
+        }
+    }
+    open
 }
 
 fn join_alternatives(items: &[&str]) -> String {
@@ -144,7 +167,7 @@ impl AstBuilder {
     fn statement(&self, pair: Pair<Rule>) -> Result<Stmt> {
         let span = self.span(&pair);
         let rule = pair.as_rule();
-        let mut inner = pair.into_inner();
+        let mut inner = without_keywords(pair);
         let kind = match rule {
             Rule::expr_stmt => StmtKind::Expr(self.expr(inner.next().unwrap())?),
             Rule::assign => {
@@ -167,11 +190,11 @@ impl AstBuilder {
                 for part in inner {
                     match part.as_rule() {
                         Rule::else_if => {
-                            let mut p = part.into_inner();
+                            let mut p = without_keywords(part);
                             let cond = self.expr(p.next().unwrap())?;
                             branches.push((cond, self.block(p.next().unwrap())?));
                         }
-                        _ => otherwise = Some(self.block(part.into_inner().next().unwrap())?),
+                        _ => otherwise = Some(self.block(without_keywords(part).next().unwrap())?),
                     }
                 }
                 StmtKind::If {
@@ -205,7 +228,7 @@ impl AstBuilder {
                 name: inner.next().unwrap().as_str().to_string(),
                 args: inner
                     .next()
-                    .map(|a| a.as_str().trim().to_string())
+                    .map(|a| without_comment(a.as_str()).trim().to_string())
                     .unwrap_or_default(),
             },
             other => unreachable!("not a statement rule: {other:?}"),
@@ -225,8 +248,30 @@ impl AstBuilder {
         let span = self.span(&pair);
         let mut inner = pair.into_inner();
         let name = self.name(inner.next().unwrap());
-        let index = inner.next().map(|p| self.subscripts(p)).transpose()?;
-        Ok(Target { name, index, span })
+        let mut path = Vec::new();
+        for step in inner {
+            path.push(match step.as_rule() {
+                Rule::index => TargetStep::Index(self.subscripts(step)?),
+                _ => TargetStep::Attr(step.into_inner().next().unwrap().as_str().into()),
+            });
+        }
+        let index = match path.pop() {
+            None => None,
+            Some(TargetStep::Index(subscripts)) => Some(subscripts),
+            Some(TargetStep::Attr(attr)) => {
+                return Err(Error::new(
+                    ErrorKind::Syntax,
+                    format!("cannot assign to the attribute `.{attr}`; assign to elements with [...]"),
+                )
+                .at(span))
+            }
+        };
+        Ok(Target {
+            name,
+            path,
+            index,
+            span,
+        })
     }
 
     fn params(&self, pair: Pair<Rule>) -> Result<Vec<Param>> {
@@ -411,7 +456,7 @@ impl AstBuilder {
                     .collect::<Result<_>>()?,
             ),
             Rule::lambda => {
-                let mut inner = pair.into_inner();
+                let mut inner = without_keywords(pair);
                 let params = self.params(inner.next().unwrap())?;
                 let body = self.block(inner.next().unwrap())?;
                 ExprKind::Lambda(Rc::new(new_fn_decl(
@@ -427,6 +472,40 @@ impl AstBuilder {
         };
         Ok(Expr { kind, span })
     }
+}
+
+/// A command's arguments up to a `#` comment (one outside a string).
+fn without_comment(args: &str) -> &str {
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, c) in args.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if in_string => escaped = true,
+            '"' => in_string = !in_string,
+            '#' if !in_string => return &args[..i],
+            _ => {}
+        }
+    }
+    args
+}
+
+/// The children of a rule without its keyword tokens (`if`, `fn`, `return` ...).
+fn without_keywords(pair: Pair<'_, Rule>) -> impl Iterator<Item = Pair<'_, Rule>> {
+    pair.into_inner().filter(|p| {
+        !matches!(
+            p.as_rule(),
+            Rule::kw_fn
+                | Rule::kw_if
+                | Rule::kw_else
+                | Rule::kw_while
+                | Rule::kw_for
+                | Rule::kw_in
+                | Rule::kw_return
+                | Rule::kw_break
+                | Rule::kw_continue
+        )
+    })
 }
 
 fn new_fn_decl(

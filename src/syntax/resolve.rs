@@ -162,6 +162,11 @@ impl<'a> Resolver<'a, '_> {
             StmtKind::Assign { target, value, .. } => {
                 self.expr(value, scope);
                 self.name(&target.name, scope);
+                for step in &target.path {
+                    if let TargetStep::Index(subscripts) = step {
+                        subscripts.iter().for_each(|sub| self.subscript(sub, scope));
+                    }
+                }
                 for sub in target.index.iter().flatten() {
                     self.subscript(sub, scope);
                 }

@@ -118,6 +118,10 @@ macro_rules! with_dtype {
 /// The shape and strides of `layout` over `data`, as ndarray understands them: a slice starting
 /// at the lowest address the layout touches, and strides that may be negative.
 fn view_parts(layout: &Layout) -> (usize, ndarray::StrideShape<IxDyn>) {
+    if layout.size() == 0 {
+        let zeros = vec![0usize; layout.ndim()];
+        return (0, IxDyn(&layout.shape).strides(IxDyn(&zeros)));
+    }
     let low = layout.lowest_offset();
     let strides: Vec<usize> = layout.strides.iter().map(|&s| s as usize).collect();
     (low, IxDyn(&layout.shape).strides(IxDyn(&strides)))
