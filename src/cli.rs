@@ -20,7 +20,12 @@ pub struct Options {
     /// Script to run (`-` reads the script from stdin). Without one, arrsh is interactive.
     pub file: Option<PathBuf>,
     /// Run this code instead of a file.
-    #[arg(short = 'e', value_name = "CODE", conflicts_with = "file", allow_hyphen_values = true)]
+    #[arg(
+        short = 'e',
+        value_name = "CODE",
+        conflicts_with = "file",
+        allow_hyphen_values = true
+    )]
     pub code: Option<String>,
     /// Default device for new arrays.
     #[arg(long, value_enum, default_value = "cpu")]

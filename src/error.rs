@@ -73,22 +73,39 @@ impl ErrorKind {
     }
 }
 
+/// An error. Boxed, so that `Result<Value>` stays small on the interpreter's hot path.
 #[derive(Clone, Debug)]
-pub struct Error {
+pub struct Error(Box<ErrorData>);
+
+#[derive(Clone, Debug)]
+pub struct ErrorData {
     pub kind: ErrorKind,
     pub message: String,
     pub span: Option<Span>,
+}
+
+impl std::ops::Deref for Error {
+    type Target = ErrorData;
+    fn deref(&self) -> &ErrorData {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Error {
+    fn deref_mut(&mut self) -> &mut ErrorData {
+        &mut self.0
+    }
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
 
 impl Error {
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
-        Error {
+        Error(Box::new(ErrorData {
             kind,
             message: message.into(),
             span: None,
-        }
+        }))
     }
 
     /// Attaches a position unless a more precise one is already there.

@@ -252,7 +252,11 @@ fn has_negative(operand: &Operand) -> bool {
 }
 
 pub fn zero_division(op: BinOp) -> Error {
-    let what = if op == BinOp::Mod { "modulo" } else { "division" };
+    let what = if op == BinOp::Mod {
+        "modulo"
+    } else {
+        "division"
+    };
     Error::new(ErrorKind::ZeroDivision, format!("integer {what} by zero"))
 }
 

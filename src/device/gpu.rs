@@ -25,6 +25,6 @@ pub fn availability() -> Result<()> {
 pub fn describe() -> String {
     match availability() {
         Ok(()) => "available".to_string(),
-        Err(e) => e.message,
+        Err(e) => e.message.clone(),
     }
 }

@@ -303,10 +303,11 @@ fn like_builtin(interp: &mut Interpreter, args: &Args, value: Scalar) -> Result<
 fn unary_builtin(interp: &mut Interpreter, args: &Args, f: UnaryFn) -> Result<Value> {
     let input = args.required(0);
     if let (Value::Int(i), UnaryFn::Abs) = (input, f) {
-        return i
-            .checked_abs()
-            .map(Value::Int)
-            .ok_or_else(|| crate::error::overflow_error(format!("integer overflow: abs({i}) does not fit in an int")));
+        return i.checked_abs().map(Value::Int).ok_or_else(|| {
+            crate::error::overflow_error(format!(
+                "integer overflow: abs({i}) does not fit in an int"
+            ))
+        });
     }
     let x = array_arg(interp, input)?;
     scalar_or_array(is_array_input(input), ops::unary(f, &x)?)
@@ -443,7 +444,12 @@ fn arange(interp: &mut Interpreter, args: Args) -> Result<Value> {
     let host = if dtype == DType::I64 && !floats {
         let (s0, st) = (start.cast::<i64>(), step.cast::<i64>());
         let n = range_len(s0, stop.cast::<i64>(), st) as usize;
-        Array::from_vec((0..n as i64).map(|i| s0.wrapping_add(i.wrapping_mul(st))).collect(), vec![n])
+        Array::from_vec(
+            (0..n as i64)
+                .map(|i| s0.wrapping_add(i.wrapping_mul(st)))
+                .collect(),
+            vec![n],
+        )
     } else {
         Array::from_vec(
             (0..n).map(|i| s0 + i as f64 * st).collect::<Vec<f64>>(),
@@ -530,7 +536,12 @@ fn len(_: &mut Interpreter, args: Args) -> Result<Value> {
         Value::Range { start, stop, step } => usize::try_from(range_len(*start, *stop, *step))
             .ok()
             .filter(|&n| n <= i64::MAX as usize)
-            .ok_or_else(|| Error::new(ErrorKind::Overflow, "integer overflow: the range has more than 2**63 - 1 elements"))?,
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorKind::Overflow,
+                    "integer overflow: the range has more than 2**63 - 1 elements",
+                )
+            })?,
         Value::Array(a) if a.ndim() > 0 => a.shape()[0],
         Value::Array(_) => return Err(type_error("len() of a 0-d array")),
         other => return Err(type_error(format!("{} has no len()", other.a_kind()))),

@@ -232,7 +232,9 @@ pub fn index_sequence(container: &Value, i: i64) -> Result<Value> {
         Value::Str(s) if s.is_ascii() => s.len(),
         Value::Str(s) => s.chars().count(),
         Value::List(items) | Value::Tuple(items) => items.len(),
-        Value::Range { start, stop, step } => range_len(*start, *stop, *step).min(usize::MAX as u128) as usize,
+        Value::Range { start, stop, step } => {
+            range_len(*start, *stop, *step).min(usize::MAX as u128) as usize
+        }
         _ => unreachable!("index_sequence is called on sequences"),
     };
     let index = crate::array::layout::normalize_index(i, len, 0).map_err(|_| {
@@ -247,7 +249,9 @@ pub fn index_sequence(container: &Value, i: i64) -> Result<Value> {
         }
         Value::Str(s) => Value::Str(s.chars().nth(index).unwrap().to_string().into()),
         Value::List(items) | Value::Tuple(items) => items[index].clone(),
-        Value::Range { start, step, .. } => Value::Int(start.wrapping_add(step.wrapping_mul(index as i64))),
+        Value::Range { start, step, .. } => {
+            Value::Int(start.wrapping_add(step.wrapping_mul(index as i64)))
+        }
         _ => unreachable!(),
     })
 }

@@ -92,7 +92,11 @@ impl Value {
     /// The kind with its article, for messages: "an int", "a str".
     pub fn a_kind(&self) -> String {
         let kind = self.kind();
-        let article = if kind.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+        let article = if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        };
         format!("{article} {kind}")
     }
 

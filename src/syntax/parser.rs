@@ -57,8 +57,11 @@ fn syntax_error_from_pest(error: pest::error::Error<Rule>, source_id: u32, text:
         pest::error::InputLocation::Span((s, e)) => (s, e.max(s + 1)),
     };
     if let Some(quote) = unterminated_string(text, start) {
-        return Error::new(ErrorKind::Syntax, "unterminated string: this `\"` is never closed on its line")
-            .at(Span::new(source_id, quote, quote + 1));
+        return Error::new(
+            ErrorKind::Syntax,
+            "unterminated string: this `\"` is never closed on its line",
+        )
+        .at(Span::new(source_id, quote, quote + 1));
     }
     let at_end = text[start.min(text.len())..].trim().is_empty();
     let message = if at_end && super::source::is_incomplete(text) {
@@ -91,14 +94,22 @@ fn syntax_error_from_pest(error: pest::error::Error<Rule>, source_id: u32, text:
 fn unterminated_string(text: &str, position: usize) -> Option<usize> {
     let position = position.min(text.len());
     let line_start = text[..position].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = text[position..].find('\n').map_or(text.len(), |i| position + i);
+    let line_end = text[position..]
+        .find('\n')
+        .map_or(text.len(), |i| position + i);
     let mut open: Option<usize> = None;
     let mut escaped = false;
     for (i, c) in text[line_start..line_end].char_indices() {
         match c {
             _ if escaped => escaped = false,
             '\\' if open.is_some() => escaped = true,
-            '"' => open = if open.is_some() { None } else { Some(line_start + i) },
+            '"' => {
+                open = if open.is_some() {
+                    None
+                } else {
+                    Some(line_start + i)
+                }
+            }
             '#' if open.is_none() => break,
             _ => {}
         }
@@ -255,17 +266,18 @@ impl AstBuilder {
                 _ => TargetStep::Attr(step.into_inner().next().unwrap().as_str().into()),
             });
         }
-        let index = match path.pop() {
-            None => None,
-            Some(TargetStep::Index(subscripts)) => Some(subscripts),
-            Some(TargetStep::Attr(attr)) => {
-                return Err(Error::new(
+        let index =
+            match path.pop() {
+                None => None,
+                Some(TargetStep::Index(subscripts)) => Some(subscripts),
+                Some(TargetStep::Attr(attr)) => return Err(Error::new(
                     ErrorKind::Syntax,
-                    format!("cannot assign to the attribute `.{attr}`; assign to elements with [...]"),
+                    format!(
+                        "cannot assign to the attribute `.{attr}`; assign to elements with [...]"
+                    ),
                 )
-                .at(span))
-            }
-        };
+                .at(span)),
+            };
         Ok(Target {
             name,
             path,
