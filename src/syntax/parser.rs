@@ -266,18 +266,19 @@ impl AstBuilder {
                 _ => TargetStep::Attr(step.into_inner().next().unwrap().as_str().into()),
             });
         }
-        let index =
-            match path.pop() {
-                None => None,
-                Some(TargetStep::Index(subscripts)) => Some(subscripts),
-                Some(TargetStep::Attr(attr)) => return Err(Error::new(
+        let index = match path.pop() {
+            None => None,
+            Some(TargetStep::Index(subscripts)) => Some(subscripts),
+            Some(TargetStep::Attr(attr)) => {
+                return Err(Error::new(
                     ErrorKind::Syntax,
                     format!(
                         "cannot assign to the attribute `.{attr}`; assign to elements with [...]"
                     ),
                 )
-                .at(span)),
-            };
+                .at(span))
+            }
+        };
         Ok(Target {
             name,
             path,
