@@ -1,6 +1,6 @@
 //! The `arrsh` command line: run a script file, `-e` code or stdin, or read lines interactively.
 
-use std::io::{self, BufRead, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Read, Write};
 use std::path::PathBuf;
 
 use clap::Parser;
@@ -8,7 +8,6 @@ use clap::Parser;
 use crate::device::Device;
 use crate::error::Error;
 use crate::interp::Interpreter;
-use crate::syntax::source::is_incomplete;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -33,6 +32,15 @@ pub struct Options {
     /// Never colour the output (also: the NO_COLOR environment variable).
     #[arg(long)]
     pub no_color: bool,
+    /// After each top-level statement, a line on stderr: time (device synchronized), transfers, kernels.
+    #[arg(long)]
+    pub time: bool,
+    /// At exit, a per-line table of where the time went (each statement synchronized).
+    #[arg(long)]
+    pub profile: bool,
+    /// What an element-by-element read of a gpu array does.
+    #[arg(long, value_name = "MODE", value_parser = ["allow", "warn", "error"], default_value = "warn")]
+    pub scalar: String,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -52,8 +60,11 @@ pub fn run(options: Options) -> i32 {
     } else {
         Box::new(io::BufWriter::with_capacity(1 << 16, io::stdout()))
     };
-    let mut interp = Interpreter::new(stdout);
+    let mut interp = Interpreter::new(stdout, Box::new(io::stderr()));
     interp.color = color;
+    interp.timing = options.time;
+    interp.scalar_mode = crate::interp::ScalarMode::parse(&options.scalar)
+        .unwrap_or(crate::interp::ScalarMode::Warn);
     if let DeviceChoice::Gpu = options.device {
         if let Err(e) = interp.set_default_device(Device::Gpu) {
             return report(&mut interp, &e);
@@ -71,65 +82,31 @@ pub fn run(options: Options) -> i32 {
             }
             ("<stdin>".to_string(), text)
         }
-        (None, Some(path)) => match read_script(path) {
+        (None, Some(path)) => match crate::interp::read_script(&path.display().to_string()) {
             Ok(text) => (path.display().to_string(), text),
             Err(e) => return report(&mut interp, &e),
         },
-        (None, None) => return interactive(&mut interp),
+        (None, None) => return crate::repl::run(&mut interp),
     };
-    match interp.run_source(&name, &text, false) {
+    let result = if options.profile {
+        let width = comfy_table::Table::new()
+            .use_stderr()
+            .width()
+            .unwrap_or(100);
+        interp
+            .profile_source(&name, &text, width)
+            .map(|table| interp.write_err(&table))
+    } else {
+        interp.run_source(&name, &text, false)
+    };
+    match result {
         Ok(()) => 0,
         Err(e) => report(&mut interp, &e),
     }
 }
 
-fn read_script(path: &PathBuf) -> Result<String, Error> {
-    let shown = path.display();
-    if path.is_dir() {
-        return Err(crate::error::io_error(format!(
-            "{shown} is a directory, not a script"
-        )));
-    }
-    let bytes = std::fs::read(path)
-        .map_err(|e| crate::error::io_error(format!("cannot read {shown}: {e}")))?;
-    String::from_utf8(bytes).map_err(|e| {
-        crate::error::io_error(format!(
-            "{shown} is not a text script: invalid UTF-8 at byte {}",
-            e.utf8_error().valid_up_to()
-        ))
-    })
-}
-
-fn report(interp: &mut Interpreter, error: &Error) -> i32 {
+pub fn report(interp: &mut Interpreter, error: &Error) -> i32 {
     interp.flush();
     eprintln!("{}", interp.sources.render(error, interp.color));
     1
-}
-
-/// Line-by-line session: each complete input is run, its value echoed; a failed input leaves
-/// every variable as it was.
-fn interactive(interp: &mut Interpreter) -> i32 {
-    let stdin = io::stdin();
-    let mut pending = String::new();
-    let mut line_number = 0;
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
-        pending.push_str(&line);
-        pending.push('\n');
-        if is_incomplete(&pending) {
-            continue;
-        }
-        line_number += 1;
-        let snapshot = interp.snapshot();
-        if let Err(e) = interp.run_source(&format!("<input {line_number}>"), &pending, true) {
-            interp.restore(snapshot);
-            report(interp, &e);
-        }
-        pending.clear();
-        if interp.quit_requested() {
-            break;
-        }
-    }
-    interp.flush();
-    0
 }

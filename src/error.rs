@@ -151,6 +151,8 @@ error_constructors! {
 pub struct Source {
     pub name: String,
     pub text: Rc<str>,
+    /// Byte offset where each line starts, for quick line lookups (the profiler's).
+    line_starts: Vec<usize>,
 }
 
 #[derive(Debug, Default)]
@@ -160,15 +162,27 @@ pub struct SourceMap {
 
 impl SourceMap {
     pub fn add(&mut self, name: impl Into<String>, text: &str) -> u32 {
+        let line_starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
         self.sources.push(Source {
             name: name.into(),
             text: text.into(),
+            line_starts,
         });
         (self.sources.len() - 1) as u32
     }
 
     pub fn get(&self, id: u32) -> Option<&Source> {
         self.sources.get(id as usize)
+    }
+
+    /// 1-based line number where a span starts.
+    pub fn line_of(&self, span: Span) -> usize {
+        self.get(span.source).map_or(0, |s| {
+            s.line_starts
+                .partition_point(|&start| start <= span.start as usize)
+        })
     }
 
     /// 1-based line and column (in characters) of a byte offset.

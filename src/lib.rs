@@ -16,4 +16,7 @@ pub mod cli;
 pub mod device;
 pub mod error;
 pub mod interp;
+pub mod repl;
+pub mod report;
+pub mod stats;
 pub mod syntax;

@@ -4,6 +4,7 @@
 //! `BLESS=1 cargo test --test golden` rewrites the `.out` files from the current binary (review the diff).
 //! A first line `# args: --device gpu` passes extra arguments; `# needs: gpu` skips the script
 //! (reported, never silently passed) where no gpu is present.
+//! Durations (`12.3 ms`) and shares (`95.5%`) are masked in both texts: times vary, counts do not.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -106,7 +107,7 @@ fn golden_scripts() {
             continue;
         }
         let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
-        if actual == expected {
+        if mask_durations(&actual) == mask_durations(&expected) {
             passed += 1;
         } else {
             failures.push(format!(
@@ -125,6 +126,58 @@ fn golden_scripts() {
         "golden mismatches:\n\n{}",
         failures.join("\n")
     );
+}
+
+/// Replaces every duration (`12.3 ms`, `812 ns`) with `<t>` and every share (`95.5%`) with
+/// `<p>%`, and squeezes runs of spaces and of table rules, so that table columns sized by a
+/// duration compare equal.
+fn mask_durations(text: &str) -> String {
+    text.lines().map(mask_line).collect::<Vec<_>>().join("\n")
+}
+
+fn mask_line(line: &str) -> String {
+    let tokens: Vec<&str> = line.split(' ').filter(|t| !t.is_empty()).collect();
+    let mut out: Vec<String> = Vec::with_capacity(tokens.len());
+    let mut i = 0;
+    while i < tokens.len() {
+        let unit_rest = tokens.get(i + 1).and_then(|t| strip_unit(t));
+        match (tokens[i].parse::<f64>(), unit_rest) {
+            (Ok(_), Some(rest)) => {
+                out.push(format!("<t>{rest}"));
+                i += 2;
+            }
+            _ if tokens[i]
+                .strip_suffix('%')
+                .is_some_and(|p| p.parse::<f64>().is_ok()) =>
+            {
+                out.push("<p>%".to_string());
+                i += 1;
+            }
+            _ => {
+                out.push(squeeze_rules(tokens[i]));
+                i += 1;
+            }
+        }
+    }
+    out.join(" ")
+}
+
+fn strip_unit(token: &str) -> Option<&str> {
+    ["ns", "µs", "ms", "s"].iter().find_map(|unit| {
+        let rest = token.strip_prefix(unit)?;
+        (!rest.starts_with(char::is_alphanumeric)).then_some(rest)
+    })
+}
+
+fn squeeze_rules(token: &str) -> String {
+    let mut out = String::new();
+    for c in token.chars() {
+        if matches!(c, '─' | '═') && out.ends_with(c) {
+            continue;
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The first differing lines, enough to see what changed.

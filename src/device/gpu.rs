@@ -28,3 +28,6 @@ pub fn describe() -> String {
         Err(e) => e.message.clone(),
     }
 }
+
+/// Waits for queued gpu work; with no CUDA backend there is none.
+pub fn synchronize() {}

@@ -26,3 +26,8 @@ impl fmt::Display for Device {
         f.write_str(self.name())
     }
 }
+
+/// Waits until every device has finished the work queued so far (the cpu never queues any).
+pub fn synchronize() {
+    gpu::synchronize();
+}

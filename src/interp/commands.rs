@@ -1,39 +1,133 @@
-//! `:commands` that may appear as script lines. The interactive shell adds its own on top.
+//! `:commands`: one table (name, arguments, help, action) drives dispatch, `:help` and the
+//! REPL's completion. Every command is also valid as a script line.
 
 use crate::device::Device;
 use crate::error::{command_error, Result};
 
 use super::{Interpreter, Request};
 
+pub struct Command {
+    pub name: &'static str,
+    /// The arguments as `:help` shows them, e.g. `[on|off]`.
+    pub args: &'static str,
+    pub help: &'static str,
+    /// True when the argument is a file path (the REPL completes paths after it).
+    pub takes_path: bool,
+    run: fn(&mut Interpreter, &str) -> Result<Request>,
+}
+
+pub fn all() -> &'static [Command] {
+    COMMANDS
+}
+
+pub fn find(name: &str) -> Option<&'static Command> {
+    COMMANDS.iter().find(|c| c.name == name)
+}
+
 pub fn run(interp: &mut Interpreter, name: &str, args: &str) -> Result<Request> {
-    match name {
-        "device" => device(interp, args),
-        "quit" | "exit" => Ok(Request::Quit),
-        "reset" => {
-            interp.reset();
+    let command = find(name).ok_or_else(|| {
+        command_error(format!(
+            "unknown command :{name} (commands: {})",
+            COMMANDS
+                .iter()
+                .map(|c| format!(":{}", c.name))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ))
+    })?;
+    (command.run)(interp, args.trim())
+}
+
+fn done(_: ()) -> Request {
+    Request::Continue
+}
+
+static COMMANDS: &[Command] = &[
+    Command {
+        name: "help",
+        args: "[name]",
+        help: "the commands; or a built-in's signature, doc and example",
+        takes_path: false,
+        run: |i, a| super::report_commands::help(i, a).map(done),
+    },
+    Command {
+        name: "time",
+        args: "[on|off]",
+        help: "after each statement, one line: wall time (device synchronized), time to return, device time, transfers, kernels, allocations",
+        takes_path: false,
+        run: |i, a| super::report_commands::time(i, a).map(done),
+    },
+    Command {
+        name: "device",
+        args: "[cpu|gpu]",
+        help: "no argument: the devices and the session's transfer totals; with one: set the default device",
+        takes_path: false,
+        run: device,
+    },
+    Command {
+        name: "vars",
+        args: "",
+        help: "a table of variables: name, kind, dtype, shape, device, bytes",
+        takes_path: false,
+        run: |i, _| super::report_commands::vars(i).map(done),
+    },
+    Command {
+        name: "scalar",
+        args: "allow|warn|error",
+        help: "the scalar guard: what happens when a gpu array is read one element at a time",
+        takes_path: false,
+        run: |i, a| super::report_commands::scalar(i, a).map(done),
+    },
+    Command {
+        name: "bench",
+        args: "STMT",
+        help: "runs STMT repeatedly on the default device: min, median, mean ± sd, max, a histogram, transfers per run",
+        takes_path: false,
+        run: |i, a| super::report_commands::bench(i, a).map(done),
+    },
+    Command {
+        name: "profile",
+        args: "FILE",
+        help: "runs a script and prints the per-line table (each statement synchronized)",
+        takes_path: true,
+        run: |i, a| super::report_commands::profile(i, a).map(done),
+    },
+    Command {
+        name: "load",
+        args: "FILE",
+        help: "runs a script in this session",
+        takes_path: true,
+        run: load,
+    },
+    Command {
+        name: "reset",
+        args: "",
+        help: "forgets all variables and zeroes the counters",
+        takes_path: false,
+        run: |i, _| {
+            i.reset();
+            crate::stats::reset();
             Ok(Request::Continue)
-        }
-        "load" => {
-            let path = args.trim();
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| crate::error::io_error(format!("cannot read {path}: {e}")))?;
-            interp.run_source(path, &text, false)?;
-            Ok(Request::Continue)
-        }
-        other => Err(command_error(format!("unknown command :{other}"))),
-    }
+        },
+    },
+    Command {
+        name: "quit",
+        args: "",
+        help: "leaves arrsh (also Ctrl-D)",
+        takes_path: false,
+        run: |_, _| Ok(Request::Quit),
+    },
+];
+
+fn load(interp: &mut Interpreter, args: &str) -> Result<Request> {
+    let text = super::read_script(args)?;
+    interp.run_source(args, &text, false)?;
+    Ok(Request::Continue)
 }
 
 fn device(interp: &mut Interpreter, args: &str) -> Result<Request> {
-    match args.trim() {
-        "" => {
-            let gpu = crate::device::gpu::describe();
-            let text = format!(
-                "default device: {}\ncpu: available\ngpu: {gpu}\n",
-                interp.default_device
-            );
-            interp.write_out(&text);
-        }
+    match args {
+        "" => super::report_commands::devices(interp)?,
         "cpu" => interp.set_default_device(Device::Cpu)?,
         "gpu" => interp.set_default_device(Device::Gpu)?,
         other => {

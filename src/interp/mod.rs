@@ -2,9 +2,11 @@
 //! array layer for every numeric operation. It never knows which device does the work.
 
 pub mod builtins;
-mod commands;
+pub mod commands;
 mod convert;
 mod host_ops;
+mod profile;
+mod report_commands;
 pub mod value;
 
 use std::cell::RefCell;
@@ -12,6 +14,7 @@ use std::io::Write;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 
 use rustc_hash::FxHashMap;
 
@@ -61,14 +64,65 @@ pub struct Interpreter {
     pub default_device: Device,
     pub rng: Rng,
     pub color: bool,
+    /// `:time on` / `--time`: a report line after each top-level statement.
+    pub timing: bool,
+    pub scalar_mode: ScalarMode,
     out: Box<dyn Write>,
+    /// Where reports (`:time` lines, tables) go: stderr, or a buffer in tests.
+    err: Box<dyn Write>,
+    profiler: Option<profile::Profiler>,
     depth: usize,
     interrupt: Arc<AtomicBool>,
     quit_requested: bool,
 }
 
+/// What an implicit element read of a gpu array does (CUDA.jl's `allowscalar`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScalarMode {
+    Allow,
+    Warn,
+    Error,
+}
+
+impl ScalarMode {
+    pub fn parse(text: &str) -> Option<ScalarMode> {
+        match text {
+            "allow" => Some(ScalarMode::Allow),
+            "warn" => Some(ScalarMode::Warn),
+            "error" => Some(ScalarMode::Error),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ScalarMode::Allow => "allow",
+            ScalarMode::Warn => "warn",
+            ScalarMode::Error => "error",
+        }
+    }
+}
+
+/// Reads a script file with clean errors for a directory, a missing file or non-UTF-8 bytes.
+pub fn read_script(path: &str) -> Result<String> {
+    let shown = std::path::Path::new(path);
+    if shown.is_dir() {
+        return Err(crate::error::io_error(format!(
+            "{path} is a directory, not a script"
+        )));
+    }
+    let bytes = std::fs::read(shown)
+        .map_err(|e| crate::error::io_error(format!("cannot read {path}: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| {
+        crate::error::io_error(format!(
+            "{path} is not a text script: invalid UTF-8 at byte {}",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
 impl Interpreter {
-    pub fn new(out: Box<dyn Write>) -> Interpreter {
+    pub fn new(out: Box<dyn Write>, err: Box<dyn Write>) -> Interpreter {
         Interpreter {
             sources: SourceMap::default(),
             globals: Vec::new(),
@@ -78,7 +132,11 @@ impl Interpreter {
             default_device: Device::Cpu,
             rng: Rng::new_from_entropy(),
             color: false,
+            timing: false,
+            scalar_mode: ScalarMode::Warn,
             out,
+            err,
+            profiler: None,
             depth: 0,
             interrupt: Arc::new(AtomicBool::new(false)),
             quit_requested: false,
@@ -108,6 +166,13 @@ impl Interpreter {
 
     pub fn write_out(&mut self, text: &str) {
         let _ = self.out.write_all(text.as_bytes());
+    }
+
+    /// A report on the error stream (after flushing what the program printed, to keep order).
+    pub fn write_err(&mut self, text: &str) {
+        self.flush();
+        let _ = self.err.write_all(text.as_bytes());
+        let _ = self.err.flush();
     }
 
     fn intern(&mut self, name: &str) -> u32 {
@@ -145,33 +210,54 @@ impl Interpreter {
             if self.quit_requested {
                 break;
             }
-            match &stmt.kind {
-                StmtKind::Expr(e) if echo => {
-                    let v = self.eval(e, &mut frame)?;
-                    if !matches!(v, Value::None) {
-                        let text = v.to_repr();
-                        self.write_out(&text);
-                        self.write_out("\n");
-                    }
-                }
-                _ => match self.exec(stmt, &mut frame)? {
-                    Flow::Next => {}
-                    Flow::Return(_) => {
-                        return Err(Error::new(ErrorKind::Syntax, "`return` outside a function")
-                            .at(stmt.span))
-                    }
-                    _ => {
-                        return Err(Error::new(
-                            ErrorKind::Syntax,
-                            "`break` or `continue` outside a loop",
-                        )
-                        .at(stmt.span))
-                    }
-                },
+            let start = Instant::now();
+            let counters = crate::stats::session();
+            self.run_top_level(stmt, &mut frame, echo)?;
+            if self.timing && !matches!(stmt.kind, StmtKind::Command { .. }) {
+                let returned = start.elapsed().as_secs_f64();
+                crate::device::synchronize();
+                let wall = start.elapsed().as_secs_f64();
+                let line =
+                    crate::report::time_line(wall, returned, &(crate::stats::session() - counters));
+                self.write_err(&format!("{line}\n"));
             }
         }
         self.flush();
         Ok(())
+    }
+
+    fn run_top_level(&mut self, stmt: &Stmt, frame: &mut Frame, echo: bool) -> Result<()> {
+        match &stmt.kind {
+            StmtKind::Expr(e) if echo => {
+                let v = self.eval(e, frame)?;
+                if !matches!(v, Value::None) {
+                    let text = v.to_repr();
+                    self.write_out(&text);
+                    self.write_out("\n");
+                }
+                Ok(())
+            }
+            _ => match self.exec(stmt, frame)? {
+                Flow::Next => Ok(()),
+                Flow::Return(_) => {
+                    Err(Error::new(ErrorKind::Syntax, "`return` outside a function").at(stmt.span))
+                }
+                _ => Err(
+                    Error::new(ErrorKind::Syntax, "`break` or `continue` outside a loop")
+                        .at(stmt.span),
+                ),
+            },
+        }
+    }
+
+    /// Runs a script with the per-line profiler on and returns its report.
+    pub fn profile_source(&mut self, name: &str, text: &str, width: u16) -> Result<String> {
+        let program = self.compile(name, text)?;
+        self.profiler = Some(profile::Profiler::default());
+        let result = self.run_program(&program, false);
+        let profiler = self.profiler.take().expect("set above");
+        result?;
+        Ok(profiler.report(&self.sources, width))
     }
 
     /// User-visible global variables, in the order they were first named.
@@ -217,6 +303,22 @@ impl Interpreter {
     }
 
     fn exec(&mut self, stmt: &Stmt, frame: &mut Frame) -> Result<Flow> {
+        if self.profiler.is_none() {
+            return self.exec_statement(stmt, frame);
+        }
+        if let Some(p) = self.profiler.as_mut() {
+            p.enter();
+        }
+        let result = self.exec_statement(stmt, frame);
+        crate::device::synchronize();
+        let line = self.sources.line_of(stmt.span);
+        if let Some(p) = self.profiler.as_mut() {
+            p.exit(stmt.span.source, line);
+        }
+        result
+    }
+
+    fn exec_statement(&mut self, stmt: &Stmt, frame: &mut Frame) -> Result<Flow> {
         match &stmt.kind {
             StmtKind::Expr(e) => {
                 self.eval(e, frame)?;

@@ -1,0 +1,174 @@
+//! The per-line profile (`--profile`, `:profile`): every statement is timed with the device
+//! synchronized after it, so its time (and its transfers) land on the line that caused them.
+//! A line's figures exclude the statements nested in it, as line profilers do.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use crate::error::SourceMap;
+use crate::report;
+use crate::stats::{self, Counters};
+
+#[derive(Clone, Copy, Default)]
+struct LineCost {
+    hits: u64,
+    seconds: f64,
+    counters: Counters,
+}
+
+/// What a statement being measured has accumulated from the statements nested in it.
+struct Open {
+    start: Instant,
+    counters_at_start: Counters,
+    nested_seconds: f64,
+    nested_counters: Counters,
+}
+
+#[derive(Default)]
+pub struct Profiler {
+    lines: BTreeMap<(u32, usize), LineCost>,
+    open: Vec<Open>,
+}
+
+impl Profiler {
+    pub fn enter(&mut self) {
+        self.open.push(Open {
+            start: Instant::now(),
+            counters_at_start: stats::session(),
+            nested_seconds: 0.0,
+            nested_counters: Counters::default(),
+        });
+    }
+
+    /// Closes the innermost statement, after the device has been synchronized.
+    pub fn exit(&mut self, source: u32, line: usize) {
+        let Some(open) = self.open.pop() else { return };
+        let total = open.start.elapsed().as_secs_f64();
+        let counters = stats::session() - open.counters_at_start;
+        let cost = self.lines.entry((source, line)).or_default();
+        cost.hits += 1;
+        cost.seconds += total - open.nested_seconds;
+        cost.counters += counters - open.nested_counters;
+        if let Some(parent) = self.open.last_mut() {
+            parent.nested_seconds += total;
+            parent.nested_counters += counters;
+        }
+    }
+
+    /// The per-line table and, under it, a hint naming the costliest line and why.
+    pub fn report(&self, sources: &SourceMap, width: u16) -> String {
+        let run: f64 = self.lines.values().map(|c| c.seconds).sum();
+        let mut table = report::table(&[
+            "line", "hits", "time", "share", "H→D", "D→H", "kernels", "source",
+        ]);
+        table.set_width(width);
+        for (&(source, line), cost) in &self.lines {
+            let text = sources.line_text(source, line).unwrap_or("").trim();
+            table.add_row(vec![
+                line.to_string(),
+                cost.hits.to_string(),
+                report::seconds(cost.seconds),
+                format!("{:.1}%", percent(cost.seconds, run)),
+                report::transfers(cost.counters.h2d_count, cost.counters.h2d_bytes),
+                report::transfers(cost.counters.d2h_count, cost.counters.d2h_bytes),
+                cost.counters.kernels.to_string(),
+                text.to_string(),
+            ]);
+        }
+        let mut out = format!(
+            "per-line profile (the device is synchronized after each statement, so time lands on the line that caused it)\n{table}\ntotal {}\n",
+            report::seconds(run)
+        );
+        if let Some(hint) = self.hint(sources, run) {
+            out.push_str(&hint);
+            out.push('\n');
+        }
+        out
+    }
+
+    fn hint(&self, sources: &SourceMap, run: f64) -> Option<String> {
+        let (&(source, line), cost) = self
+            .lines
+            .iter()
+            .max_by(|a, b| a.1.seconds.total_cmp(&b.1.seconds))?;
+        let text = sources.line_text(source, line).unwrap_or("").trim();
+        let share = percent(cost.seconds, run);
+        let c = &cost.counters;
+        let why = if c.d2h_count > 0
+            && c.d2h_count >= cost.hits
+            && c.d2h_bytes / c.d2h_count.max(1) <= 64
+        {
+            let name = indexed_name(text).unwrap_or("the array");
+            format!(
+                ": {} device→host copies of {} B; move `{name}` to the cpu once before the loop",
+                group_digits(c.d2h_count),
+                c.d2h_bytes / c.d2h_count
+            )
+        } else if c.h2d_count > 0 {
+            format!(": {} host→device copies", group_digits(c.h2d_count))
+        } else {
+            String::new()
+        };
+        Some(format!(
+            "hint: line {line} (`{text}`) takes {share:.0}% of the run{why}"
+        ))
+    }
+}
+
+fn percent(part: f64, whole: f64) -> f64 {
+    if whole > 0.0 {
+        100.0 * part / whole
+    } else {
+        0.0
+    }
+}
+
+/// `47,497`
+pub fn group_digits(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The first name that is indexed on a line (`nums` in `chars[nums[count]]`, innermost first).
+fn indexed_name(line: &str) -> Option<&str> {
+    let bytes = line.as_bytes();
+    let mut best: Option<&str> = None;
+    for (i, _) in line.match_indices('[') {
+        let start = bytes[..i]
+            .iter()
+            .rposition(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+            .map_or(0, |p| p + 1);
+        if start < i {
+            best = Some(&line[start..i]);
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digits_are_grouped() {
+        assert_eq!(group_digits(47497), "47,497");
+        assert_eq!(group_digits(12), "12");
+        assert_eq!(group_digits(1_000_000), "1,000,000");
+    }
+
+    #[test]
+    fn the_innermost_indexed_name_is_found() {
+        assert_eq!(
+            indexed_name("line = line + chars[nums[count]]"),
+            Some("nums")
+        );
+        assert_eq!(indexed_name("x = 1"), None);
+    }
+}

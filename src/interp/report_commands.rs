@@ -1,0 +1,230 @@
+//! The measuring and inspecting commands: `:help`, `:time`, `:vars`, `:device`, `:scalar`,
+//! `:bench`, `:profile`. Their text goes to the report stream.
+
+use std::time::{Duration, Instant};
+
+use crate::device::{self, Device};
+use crate::error::{command_error, Result};
+use crate::report;
+use crate::stats;
+
+use super::value::Value;
+use super::{builtins, commands, Interpreter, ScalarMode};
+
+/// Terminal width for tables, or 100 columns when output is not a terminal.
+fn width() -> u16 {
+    comfy_table::Table::new()
+        .use_stderr()
+        .width()
+        .unwrap_or(100)
+}
+
+pub fn help(interp: &mut Interpreter, name: &str) -> Result<()> {
+    let name = name.trim_start_matches(':');
+    let text = if name.is_empty() {
+        let mut table = report::table(&["command", "does"]);
+        for c in commands::all() {
+            table.add_row(vec![format!(":{} {}", c.name, c.args), c.help.to_string()]);
+        }
+        let names: Vec<&str> = builtins::all().iter().map(|b| b.name).collect();
+        format!(
+            "{table}\nbuilt-ins: {}\nvalues: {}\n:help NAME shows a built-in's signature, doc and example.\n",
+            names.join(" "),
+            builtins::CONSTANTS.join(" ")
+        )
+    } else if let Some(b) = builtins::find(name) {
+        format!("{}\n  {}\n  example: {}\n", b.signature(), b.doc, b.example)
+    } else if let Some(c) = commands::find(name) {
+        format!(":{} {}\n  {}\n", c.name, c.args, c.help)
+    } else if let Some(v) = builtins::lookup_value(name) {
+        format!("{name}: a {} value\n", v.kind())
+    } else {
+        return Err(command_error(format!(
+            "no built-in or command named `{name}`"
+        )));
+    };
+    interp.write_err(&text);
+    Ok(())
+}
+
+pub fn time(interp: &mut Interpreter, args: &str) -> Result<()> {
+    interp.timing = match args {
+        "" => !interp.timing,
+        "on" => true,
+        "off" => false,
+        other => {
+            return Err(command_error(format!(
+                ":time takes on or off, not `{other}`"
+            )))
+        }
+    };
+    let state = if interp.timing { "on" } else { "off" };
+    interp.write_err(&format!("timing {state}\n"));
+    Ok(())
+}
+
+pub fn scalar(interp: &mut Interpreter, args: &str) -> Result<()> {
+    if !args.is_empty() {
+        interp.scalar_mode = ScalarMode::parse(args).ok_or_else(|| {
+            command_error(format!(":scalar takes allow, warn or error, not `{args}`"))
+        })?;
+    }
+    let mode = interp.scalar_mode.name();
+    interp.write_err(&format!("scalar guard: {mode}\n"));
+    Ok(())
+}
+
+pub fn vars(interp: &mut Interpreter) -> Result<()> {
+    let variables = interp.variables();
+    if variables.is_empty() {
+        interp.write_err("no variables yet\n");
+        return Ok(());
+    }
+    let mut table = report::table(&["name", "kind", "dtype", "shape", "device", "bytes"]);
+    for (name, value) in variables {
+        let (dtype, shape, device, bytes) = match &value {
+            Value::Array(a) => (
+                a.dtype().to_string(),
+                crate::array::layout::shape_text(a.shape()),
+                a.device().to_string(),
+                crate::array::human_bytes(a.nbytes() as f64),
+            ),
+            _ => Default::default(),
+        };
+        table.add_row(vec![
+            name.to_string(),
+            value.kind().to_string(),
+            dtype,
+            shape,
+            device,
+            bytes,
+        ]);
+    }
+    interp.write_err(&format!("{table}\n"));
+    Ok(())
+}
+
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string())
+}
+
+pub fn devices(interp: &mut Interpreter) -> Result<()> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut table = report::table(&["device", "", "details"]);
+    let default = interp.default_device;
+    let mark = |d: Device| if d == default { "default" } else { "" };
+    table.add_row(vec![
+        "cpu".to_string(),
+        mark(Device::Cpu).to_string(),
+        format!("{}, {cores} cores", cpu_model()),
+    ]);
+    table.add_row(vec![
+        "gpu".to_string(),
+        mark(Device::Gpu).to_string(),
+        device::gpu::describe(),
+    ]);
+    let totals = stats::session();
+    let mut moved = report::table(&["session", "count", "bytes", "time"]);
+    moved.add_row(vec![
+        "host→device".to_string(),
+        totals.h2d_count.to_string(),
+        crate::array::human_bytes(totals.h2d_bytes as f64),
+        report::seconds(totals.h2d_seconds),
+    ]);
+    moved.add_row(vec![
+        "device→host".to_string(),
+        totals.d2h_count.to_string(),
+        crate::array::human_bytes(totals.d2h_bytes as f64),
+        report::seconds(totals.d2h_seconds),
+    ]);
+    let text = format!(
+        "{table}\n{moved}\nkernels {} · allocations {} ({}) · synchronizations {}\n",
+        totals.kernels,
+        totals.allocations,
+        crate::array::human_bytes(totals.allocated_bytes as f64),
+        totals.syncs
+    );
+    interp.write_err(&text);
+    Ok(())
+}
+
+/// Longest a `:bench` measures (after its warm-up), and the most runs it makes.
+const BENCH_BUDGET: Duration = Duration::from_secs(1);
+const BENCH_MAX_RUNS: usize = 10_000;
+
+pub fn bench(interp: &mut Interpreter, statement: &str) -> Result<()> {
+    if statement.is_empty() {
+        return Err(command_error(
+            ":bench needs a statement, e.g. :bench x *= 5",
+        ));
+    }
+    let program = interp.compile("<bench>", statement)?;
+    let time_one = |interp: &mut Interpreter| -> Result<f64> {
+        let start = Instant::now();
+        interp.run_program(&program, false)?;
+        device::synchronize();
+        Ok(start.elapsed().as_secs_f64())
+    };
+    let timing = std::mem::replace(&mut interp.timing, false);
+    let measured = (|| {
+        time_one(interp)?;
+        let before = stats::session();
+        let started = Instant::now();
+        let mut samples = Vec::new();
+        while samples.len() < BENCH_MAX_RUNS
+            && (samples.len() < 3 || started.elapsed() < BENCH_BUDGET)
+        {
+            samples.push(time_one(interp)?);
+            if samples.len() == 1 && samples[0] > BENCH_BUDGET.as_secs_f64() {
+                break;
+            }
+        }
+        Ok::<_, crate::error::Error>((samples, stats::session() - before))
+    })();
+    interp.timing = timing;
+    let (samples, counters) = measured?;
+    let s = report::summarize(&samples);
+    let runs = samples.len() as u64;
+    let per_run = |n: u64| n as f64 / runs as f64;
+    let mut text = format!(
+        "{runs} runs on {} (after 1 warm-up)\nmin {} · median {} · mean {} ± {} · max {}\n{} ({} … {})\nper run: H→D {} · D→H {} · kernels {}\n",
+        interp.default_device,
+        report::seconds(s.min),
+        report::seconds(s.median),
+        report::seconds(s.mean),
+        report::seconds(s.sd),
+        report::seconds(s.max),
+        report::histogram(&samples, 20),
+        report::seconds(s.min),
+        report::seconds(s.max),
+        per_run(counters.h2d_count),
+        per_run(counters.d2h_count),
+        per_run(counters.kernels),
+    );
+    if s.max > 4.0 * s.min && runs > 1 {
+        text.push_str(&format!(
+            "warning: the slowest run took {:.1}× the fastest: other work on the machine, caches or first-touch memory skew these figures\n",
+            s.max / s.min
+        ));
+    }
+    interp.write_err(&text);
+    Ok(())
+}
+
+pub fn profile(interp: &mut Interpreter, path: &str) -> Result<()> {
+    if path.is_empty() {
+        return Err(command_error(":profile needs a script file"));
+    }
+    let text = super::read_script(path)?;
+    let report = interp.profile_source(path, &text, width().min(100))?;
+    interp.write_err(&report);
+    Ok(())
+}

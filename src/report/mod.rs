@@ -1,0 +1,181 @@
+//! Turning measurements into text: durations and byte counts with automatic units, the `:time`
+//! line, `:bench` summaries, and tables fitted to the terminal.
+
+use comfy_table::presets::UTF8_FULL_CONDENSED;
+use comfy_table::{ContentArrangement, Table};
+
+use crate::array::human_bytes;
+use crate::stats::Counters;
+
+/// `812 ns`, `3.42 µs`, `12.3 ms`, `1.25 s`: three significant digits; `0` for nothing.
+pub fn seconds(s: f64) -> String {
+    if s == 0.0 {
+        return "0".to_string();
+    }
+    let (value, unit) = if s < 1e-6 {
+        (s * 1e9, "ns")
+    } else if s < 1e-3 {
+        (s * 1e6, "µs")
+    } else if s < 1.0 {
+        (s * 1e3, "ms")
+    } else {
+        (s, "s")
+    };
+    let decimals = if value >= 100.0 {
+        0
+    } else if value >= 10.0 {
+        1
+    } else {
+        2
+    };
+    format!("{value:.decimals$} {unit}")
+}
+
+/// `3 (24 B)`; just `0` when nothing moved.
+pub fn transfers(count: u64, bytes: u64) -> String {
+    if count == 0 {
+        "0".to_string()
+    } else {
+        format!("{count} ({})", human_bytes(bytes as f64))
+    }
+}
+
+/// The `:time` line of one statement.
+pub fn time_line(wall: f64, returned: f64, c: &Counters) -> String {
+    let device = if c.device_seconds > 0.0 {
+        seconds(c.device_seconds)
+    } else {
+        "—".to_string()
+    };
+    let mut line = format!(
+        "time {} · returned after {} · device {} · H→D {} · D→H {} · kernels {} · allocs {}",
+        seconds(wall),
+        seconds(returned),
+        device,
+        transfers(c.h2d_count, c.h2d_bytes),
+        transfers(c.d2h_count, c.d2h_bytes),
+        c.kernels,
+        c.allocations
+    );
+    if let Some(note) = unsynced_note(wall, returned) {
+        line.push_str("\n  ");
+        line.push_str(&note);
+    }
+    line
+}
+
+/// When a statement returned long before its work finished, what a timer that does not wait
+/// for the device would have reported.
+pub fn unsynced_note(wall: f64, returned: f64) -> Option<String> {
+    if wall > 1e-4 && returned > 0.0 && wall / returned >= 2.0 {
+        Some(format!(
+            "an unsynced timer would have shown {} ({:.0}× too fast)",
+            seconds(returned),
+            wall / returned
+        ))
+    } else {
+        None
+    }
+}
+
+/// A table in the house style, as wide as the terminal (100 columns when there is none).
+pub fn table(header: &[&str]) -> Table {
+    let mut table = Table::new();
+    table
+        .load_style(UTF8_FULL_CONDENSED)
+        .use_stderr()
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_header(header.to_vec());
+    if table.width().is_none() {
+        table.set_width(100);
+    }
+    table
+}
+
+/// A one-line histogram of `samples` in eight heights.
+pub fn histogram(samples: &[f64], bins: usize) -> String {
+    const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+    let (lo, hi) = samples
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
+            (lo.min(x), hi.max(x))
+        });
+    if samples.is_empty() || hi <= lo {
+        return BARS[7].to_string();
+    }
+    let mut counts = vec![0usize; bins];
+    for &x in samples {
+        let bin = (((x - lo) / (hi - lo)) * bins as f64) as usize;
+        counts[bin.min(bins - 1)] += 1;
+    }
+    let most = counts.iter().copied().max().unwrap_or(1).max(1);
+    counts
+        .iter()
+        .map(|&c| {
+            if c == 0 {
+                ' '
+            } else {
+                BARS[((c * 7) / most).min(7)]
+            }
+        })
+        .collect()
+}
+
+/// The summary statistics `:bench` prints.
+pub struct Summary {
+    pub min: f64,
+    pub median: f64,
+    pub mean: f64,
+    pub sd: f64,
+    pub max: f64,
+}
+
+pub fn summarize(samples: &[f64]) -> Summary {
+    let mut sorted = samples.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let n = sorted.len().max(1) as f64;
+    let mean = sorted.iter().sum::<f64>() / n;
+    let var = sorted.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n;
+    let mid = sorted.len() / 2;
+    let median = match sorted.len() {
+        0 => 0.0,
+        len if len % 2 == 1 => sorted[mid],
+        _ => (sorted[mid - 1] + sorted[mid]) / 2.0,
+    };
+    Summary {
+        min: *sorted.first().unwrap_or(&0.0),
+        median,
+        mean,
+        sd: var.sqrt(),
+        max: *sorted.last().unwrap_or(&0.0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_pick_their_unit() {
+        assert_eq!(seconds(0.000_000_812), "812 ns");
+        assert_eq!(seconds(0.000_003_42), "3.42 µs");
+        assert_eq!(seconds(0.0123), "12.3 ms");
+        assert_eq!(seconds(1.25), "1.25 s");
+    }
+
+    #[test]
+    fn the_unsynced_note_appears_only_for_large_gaps() {
+        assert_eq!(
+            unsynced_note(0.0122, 0.00007).as_deref(),
+            Some("an unsynced timer would have shown 70.0 µs (174× too fast)")
+        );
+        assert_eq!(unsynced_note(0.010, 0.009), None);
+    }
+
+    #[test]
+    fn summaries_and_histograms() {
+        let s = summarize(&[3.0, 1.0, 2.0, 4.0]);
+        assert_eq!((s.min, s.median, s.mean, s.max), (1.0, 2.5, 2.5, 4.0));
+        assert_eq!(histogram(&[1.0, 1.0, 1.0, 2.0], 2), "█▃");
+    }
+}
