@@ -10,7 +10,7 @@ use rustyline::hint::{Hint, Hinter};
 use rustyline::validate::Validator;
 use rustyline::{Context, Helper};
 
-use super::tokens::{tokenize, Kind};
+use super::tokens::{tokenize, Kind, KEYWORDS};
 use crate::interp::builtins::{self, Builtin};
 use crate::interp::commands::{self, Command};
 
@@ -59,8 +59,12 @@ impl ArrHelper {
         builtins::find(name).filter(|_| !self.is_variable(name))
     }
 
-    /// The rest of the one name `prefix` can complete to, with the built-in's parameters.
+    /// The rest of the one name `prefix` can complete to, with the built-in's parameters; none
+    /// after a whole keyword (`in` is not the start of `int`).
     fn name_hint(&self, prefix: &str) -> Option<SignatureHint> {
+        if KEYWORDS.contains(&prefix) {
+            return None;
+        }
         let builtin = match self.names_starting(prefix)[..] {
             [only] => self.builtin(only)?,
             _ => self.builtin(prefix)?,
@@ -103,28 +107,28 @@ enum Completing<'a> {
 }
 
 fn completing(before: &str) -> Completing<'_> {
-    let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
-    if let Some(command) = line.trim_start().strip_prefix(':') {
-        let colon = before.len() - command.len() - 1;
-        match command.split_once(char::is_whitespace) {
-            None => {
-                return Completing::Command {
-                    colon,
-                    prefix: command,
-                }
-            }
-            Some((name, _)) if find_command(name).is_some_and(|c| c.takes_path) => {
-                return Completing::Path
-            }
-            Some(_) => {}
-        }
-    }
-    match tokenize(before).last() {
+    command_line(before).unwrap_or_else(|| match tokenize(before).last() {
         Some(t) if t.kind == (Kind::String { closed: false }) => Completing::Path,
         Some(t) if is_word(t.kind) && !before[..t.range.start].ends_with('.') => Completing::Name {
             start: t.range.start,
         },
         _ => Completing::Nothing,
+    })
+}
+
+/// On a `:command` line: its name while it is typed, then a path if the command takes one
+/// (other commands take code, completed as usual).
+fn command_line(before: &str) -> Option<Completing<'_>> {
+    let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+    let command = line.trim_start().strip_prefix(':')?;
+    match command.split_once(char::is_whitespace) {
+        None => Some(Completing::Command {
+            colon: before.len() - command.len() - 1,
+            prefix: command,
+        }),
+        Some((name, _)) => find_command(name)
+            .filter(|c| c.takes_path)
+            .map(|_| Completing::Path),
     }
 }
 
@@ -343,6 +347,7 @@ mod tests {
         );
         assert_eq!(hint("sum(x, "), None, "a variable shadows the built-in");
         assert_eq!(hint("f(lins(0)"), None);
+        assert_eq!(hint("for i in"), None);
     }
 
     #[test]

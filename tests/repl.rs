@@ -1,0 +1,217 @@
+//! The interactive shell through a real pseudo-terminal (rexpect), and through a pipe.
+//! Every wait is bounded, so a hung session fails its test instead of hanging the suite.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use rexpect::process::WaitStatus;
+use rexpect::session::{spawn_with_options, Options, PtySession};
+
+const BIN: &str = env!("CARGO_BIN_EXE_arrsh");
+const TIMEOUT_MS: u64 = 5_000;
+const PROMPT: &str = "arr> ";
+const FRESH_PROMPT: &str = "\n\r*arr> ";
+const UP_ARROW: &str = "\x1b[A";
+
+/// A fresh, empty folder for one test, under cargo's scratch space for integration tests.
+fn scratch(test: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("repl")
+        .join(test);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// An interactive session in `dir` with its history file there; returns at the first prompt.
+fn start(dir: &Path) -> PtySession {
+    let mut command = Command::new(BIN);
+    command
+        .current_dir(dir)
+        .env("ARRSH_HISTORY", dir.join("history"))
+        .env("NO_COLOR", "1")
+        .env("TERM", "xterm");
+    let options = Options::new()
+        .timeout_ms(Some(TIMEOUT_MS))
+        .strip_ansi_escape_codes(true);
+    let mut session = spawn_with_options(command, options).unwrap();
+    session.exp_string(PROMPT).unwrap();
+    session
+}
+
+/// Waits for a fresh prompt (one that starts a line: a redrawn line also shows the prompt) and
+/// returns what came before it.
+fn next_prompt(session: &mut PtySession) -> String {
+    session.exp_regex(FRESH_PROMPT).unwrap().0
+}
+
+/// Types `keys` (Tab included) and Enter; returns what the session showed up to its next prompt.
+fn enter(session: &mut PtySession, keys: &str) -> String {
+    session.send_line(keys).unwrap();
+    next_prompt(session)
+}
+
+/// Like `enter`, and `expected` must be in what the session showed.
+fn enter_expecting(session: &mut PtySession, keys: &str, expected: &str) {
+    let shown = enter(session, keys);
+    assert!(shown.contains(expected), "{expected:?} not in {shown:?}");
+}
+
+/// Ctrl-D at the prompt ends the session with status 0.
+fn finish(mut session: PtySession) {
+    session.send_control('d').unwrap();
+    exits_with_0(session);
+}
+
+/// So does `:quit`.
+fn quit(mut session: PtySession) {
+    session.send_line(":quit").unwrap();
+    exits_with_0(session);
+}
+
+fn exits_with_0(mut session: PtySession) {
+    session.exp_eof().unwrap();
+    let status = session.process().wait().unwrap();
+    assert!(matches!(status, WaitStatus::Exited(_, 0)), "{status:?}");
+}
+
+#[test]
+fn values_are_echoed_as_numpy_reprs() {
+    let mut s = start(&scratch("echo"));
+    enter(&mut s, "x = arange(3)");
+    enter_expecting(&mut s, "x * 2", "array([0, 2, 4])");
+    finish(s);
+}
+
+#[test]
+fn an_open_brace_continues_the_input() {
+    let mut s = start(&scratch("multiline"));
+    s.send_line("for i in range(2) {").unwrap();
+    s.exp_string("...> ").unwrap();
+    s.send_line("print(\"item\", i)").unwrap();
+    s.exp_string("...> ").unwrap();
+    let shown = enter(&mut s, "}");
+    assert!(shown.contains("item 0\r\nitem 1"), "{shown:?}");
+    finish(s);
+}
+
+#[test]
+fn an_error_keeps_the_variables() {
+    let mut s = start(&scratch("error"));
+    enter(&mut s, "y = 5");
+    enter_expecting(
+        &mut s,
+        "y = undefined_name",
+        "`undefined_name` is not defined",
+    );
+    enter_expecting(&mut s, "print(y * 11)", "55");
+    finish(s);
+}
+
+#[test]
+fn ctrl_c_interrupts_a_running_statement() {
+    let mut s = start(&scratch("interrupt"));
+    s.send_line("while true { }").unwrap();
+    thread::sleep(Duration::from_millis(300));
+    s.send_control('c').unwrap();
+    let shown = next_prompt(&mut s);
+    assert!(shown.contains("interrupted"), "{shown:?}");
+    enter_expecting(&mut s, "40 + 2", "42");
+    finish(s);
+}
+
+#[test]
+fn ctrl_c_at_the_prompt_clears_the_line() {
+    let mut s = start(&scratch("clear"));
+    s.send("oops_not_a_name").unwrap();
+    s.flush().unwrap();
+    s.exp_string("oops_not_a_name").unwrap();
+    s.send_control('c').unwrap();
+    next_prompt(&mut s);
+    let shown = enter(&mut s, "6 * 7");
+    assert!(shown.contains("42"), "{shown:?}");
+    assert!(!shown.contains("error"), "the cleared line ran: {shown:?}");
+    finish(s);
+}
+
+#[test]
+fn history_is_kept_across_sessions() {
+    let dir = scratch("history");
+    let mut s = start(&dir);
+    enter(&mut s, "kept = 123");
+    quit(s);
+    let history = std::fs::read_to_string(dir.join("history")).unwrap();
+    assert!(history.ends_with("kept = 123\n:quit\n"), "{history}");
+
+    let mut s = start(&dir);
+    s.send(UP_ARROW).unwrap();
+    s.send(UP_ARROW).unwrap();
+    s.flush().unwrap();
+    s.exp_string("kept = 123").unwrap();
+    enter(&mut s, "");
+    enter_expecting(&mut s, "kept + 1", "124");
+    finish(s);
+}
+
+#[test]
+fn tab_completes_names_commands_and_paths() {
+    let dir = scratch("complete");
+    std::fs::write(dir.join("script_one.arr"), "print(\"loaded\", 6 * 7)\n").unwrap();
+    let mut s = start(&dir);
+    enter(&mut s, "my_long_variable = 7");
+    enter_expecting(&mut s, "my_lo\t * 6", "42");
+    enter_expecting(&mut s, "lins\t(0, 1, 3)", "array([0. , 0.5, 1. ])");
+    enter_expecting(&mut s, ":lo\t scr\t", "loaded 42");
+    enter_expecting(&mut s, ":pro\t script_one.arr", "loaded 42");
+    finish(s);
+    let history = std::fs::read_to_string(dir.join("history")).unwrap();
+    for line in [
+        "my_long_variable * 6",
+        "linspace(0, 1, 3)",
+        ":load script_one.arr",
+        ":profile script_one.arr",
+    ] {
+        assert!(
+            history.lines().any(|l| l == line),
+            "{line:?} not in {history}"
+        );
+    }
+}
+
+#[test]
+fn piped_stdin_runs_lines_and_echoes_values() {
+    let mut child = Command::new(BIN)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = "x = arange(3)\nx * 2\nx = nope\nfor i in range(2) {\n  print(\"item\", i)\n}\nx\n";
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_millis(TIMEOUT_MS);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("arrsh did not finish reading a pipe");
+        }
+        thread::sleep(Duration::from_millis(20));
+    }
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(output.status.success());
+    assert_eq!(
+        stdout,
+        "array([0, 2, 4])\nitem 0\nitem 1\narray([0, 1, 2])\n"
+    );
+    assert!(stderr.contains("`nope` is not defined"), "{stderr}");
+    assert!(!stdout.contains(PROMPT) && !stderr.contains(PROMPT));
+}
