@@ -255,10 +255,17 @@ pub fn map_assign<T: Copy + Send + Sync>(
     mut a: ArrayViewMutD<T>,
     f: impl Fn(T) -> T + Sync + Send,
 ) {
-    if a.len() >= PARALLEL_THRESHOLD {
-        a.par_map_inplace(|x| *x = f(*x));
-    } else {
-        a.map_inplace(|x| *x = f(*x));
+    use rayon::prelude::*;
+    let len = a.len();
+    match a.as_slice_mut() {
+        Some(slice) if len >= PARALLEL_THRESHOLD => slice.par_chunks_mut(CHUNK).for_each(|chunk| {
+            for x in chunk {
+                *x = f(*x);
+            }
+        }),
+        Some(slice) => slice.iter_mut().for_each(|x| *x = f(*x)),
+        None if len >= PARALLEL_THRESHOLD => a.par_map_inplace(|x| *x = f(*x)),
+        None => a.map_inplace(|x| *x = f(*x)),
     }
 }
 
