@@ -6,6 +6,8 @@
 //!
 //! The snippets run in parallel threads, each in a directory that holds a few fixture files.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -415,14 +417,7 @@ fn npy(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
 }
 
 fn run(code: &str, dir: &Path) -> Output {
-    Command::new(arrsh())
-        .arg("-e")
-        .arg(code)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .env_remove("RUST_BACKTRACE")
-        .output()
-        .expect("arrsh runs")
+    common::run_code(code, dir)
 }
 
 fn panic_text(stderr: &str) -> bool {

@@ -8,6 +8,8 @@
 //!
 //! Without python3 and NumPy the tests print "skipped: numpy not installed" and pass (CI has NumPy).
 
+mod common;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -50,14 +52,7 @@ fn python(dir: &Path, program: &str) -> String {
 }
 
 fn arrsh(dir: &Path, code: &str) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arrsh"))
-        .arg("-e")
-        .arg(code)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .env_remove("RUST_BACKTRACE")
-        .output()
-        .expect("arrsh runs")
+    common::run_code(code, dir)
 }
 
 /// arrsh reading a session from stdin (the REPL's echo shows each expression's repr).
