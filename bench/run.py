@@ -4,10 +4,11 @@
     python3 bench/run.py [--quick] [--only NAME...] [--arrsh PATH] [--device cpu|gpu]
 
 The protocol (size prelude on stdin, "@time <seconds>" lines on stdout) and how to add a case
-are described in bench/README.md. Python 3.11 standard library only; NumPy is needed by the
-cases, not by this file.
+are described in bench/README.md. Python 3.11 standard library only; NumPy (and CuPy for
+--device gpu) is needed by the cases, not by this file.
 """
 import argparse
+import ast
 import datetime
 import json
 import os
@@ -33,13 +34,17 @@ QUICK_STARTUP_RUNS = 5
 STARTUP_TARGET_S = 0.030
 SCRIPT_TIMEOUT_S = 600
 QUICK_SCRIPT_TIMEOUT_S = 30
+# A gpu smoke run may compile kernels (NVRTC, CuPy's kernel cache) on a fresh machine.
+QUICK_GPU_SCRIPT_TIMEOUT_S = 120
 STARTUP_TIMEOUT_S = 10
 # Set on some machines to keep OpenBLAS safe; removed (both together) for the NumPy processes only.
 OPENBLAS_SAFETY_VARS = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
 BASELINE_SUFFIX = {"cpu": ".py", "gpu": ".cupy.py"}
 BASELINE_MODULE = {"cpu": "numpy", "gpu": "cupy"}
+DEVICES = tuple(BASELINE_SUFFIX)
 RESULTS_FILE = {"cpu": BENCH_DIR / "RESULTS.md", "gpu": BENCH_DIR / "RESULTS-gpu.md"}
-HEADER_LINE = re.compile(r"#\s*(\w+):\s*(.*?)\s*$")
+HEADER_LINE = re.compile(r"#\s*([\w-]+):\s*(.*?)\s*$")
+REFERENCE_ONLY = "n/a (reference)"  # the arrsh cell of a case that has no .arr side
 
 
 # ---------------------------------------------------------------- cases
@@ -58,16 +63,24 @@ class Variant:
 
 @dataclass(frozen=True)
 class Case:
+    """A case as it runs on one device (its header's DEVICE-key lines applied)."""
     name: str
     title: str
     variants: tuple[Variant, ...]
     quick_variant: Variant
     reps: int
-    max_ratio: float  # target: arrsh time / baseline time must be at most this
-    arr_path: Path
+    max_ratio: float | None  # target: arrsh time / baseline time must be at most this; None: no arrsh side
+    arr_path: Path | None  # None: a reference case, measured by its baseline only
+    devices: frozenset[str] = frozenset(DEVICES)  # where the case runs
+    bytes_moved: str | None = None  # expression in the size parameters: bytes read + written per repetition
+    bandwidth_of: str | None = None  # the case whose baseline bandwidth is this case's reference
+    bandwidth_target: float | None = None  # smallest acceptable arrsh bandwidth / reference bandwidth
 
     def baseline_path(self, device: str) -> Path:
         return CASES_DIR / f"{self.name}{BASELINE_SUFFIX[device]}"
+
+    def bytes_for(self, variant: Variant) -> float | None:
+        return None if self.bytes_moved is None else evaluate_size_expression(self.bytes_moved, variant.params)
 
 
 def read_header(path: Path) -> dict[str, str]:
@@ -95,24 +108,88 @@ def parse_variant(text: str) -> Variant:
     return Variant(text, {name: parse_whole_number(value) for name, value in pairs})
 
 
-def load_case(arr_path: Path) -> Case:
-    header = read_header(arr_path)
-    missing = {"title", "sizes", "quick", "target"} - header.keys()
+_SIZE_OPERATORS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+                   ast.Div: lambda a, b: a / b, ast.FloorDiv: lambda a, b: a // b, ast.Pow: lambda a, b: a ** b}
+
+
+def evaluate_size_expression(text: str, params: dict[str, int]) -> float:
+    """'3*16*n' with n from params: numbers, size parameters, + - * / // ** and brackets only."""
+    def value(node: ast.AST) -> float:
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+            return node.value
+        if isinstance(node, ast.Name) and node.id in params:
+            return params[node.id]
+        if isinstance(node, ast.BinOp) and type(node.op) in _SIZE_OPERATORS:
+            return _SIZE_OPERATORS[type(node.op)](value(node.left), value(node.right))
+        raise ValueError(f"{text!r}: only numbers, the size parameters ({', '.join(params)}) "
+                         "and + - * / // ** may appear")
+    return float(value(ast.parse(text.replace("_", ""), mode="eval").body))
+
+
+def for_device(header: dict[str, str], key: str, device: str) -> str | None:
+    """A header value as seen on device: 'gpu-sizes' on gpu overrides 'sizes'."""
+    return header.get(f"{device}-{key}", header.get(key))
+
+
+def load_case(header_path: Path, device: str, arr_path: Path | None) -> Case:
+    """The case whose header is in header_path (its .arr file, or its baseline for a reference case)."""
+    header = read_header(header_path)
+    value = {key: for_device(header, key, device) for key in
+             ("title", "sizes", "quick", "target", "reps", "bytes", "bandwidth-of", "bandwidth-target")}
+    required = {"title", "sizes", "quick"} | ({"target"} if arr_path else set())
+    missing = {key for key in required if value[key] is None}
     if missing:
-        raise ValueError(f"{arr_path}: header lacks {', '.join(sorted(missing))}")
-    return Case(
-        name=arr_path.stem,
-        title=header["title"],
-        variants=tuple(parse_variant(text.strip()) for text in header["sizes"].split("|")),
-        quick_variant=parse_variant(header["quick"]),
-        reps=int(header.get("reps", DEFAULT_REPS)),
-        max_ratio=float(header["target"]),
+        raise ValueError(f"{header_path}: header lacks {', '.join(sorted(missing))}"
+                         f"{'' if device == 'cpu' else f' (or {device}-…)'}")
+    devices = frozenset(header.get("devices", " ".join(DEVICES)).replace(",", " ").split())
+    if not devices or devices - set(DEVICES):
+        raise ValueError(f"{header_path}: devices must name some of {', '.join(DEVICES)}")
+    if value["bandwidth-of"] and not value["bytes"]:
+        raise ValueError(f"{header_path}: bandwidth-of needs bytes")
+    case = Case(
+        name=arr_path.stem if arr_path else header_path.name.split(".", 1)[0],
+        title=value["title"],
+        variants=tuple(parse_variant(text.strip()) for text in value["sizes"].split("|")),
+        quick_variant=parse_variant(value["quick"]),
+        reps=int(value["reps"] or DEFAULT_REPS),
+        max_ratio=float(value["target"]) if arr_path and value["target"] else None,
         arr_path=arr_path,
+        devices=devices,
+        bytes_moved=value["bytes"],
+        bandwidth_of=value["bandwidth-of"],
+        bandwidth_target=float(value["bandwidth-target"] or 1) if value["bandwidth-of"] else None,
     )
+    for variant in (*case.variants, case.quick_variant):
+        case.bytes_for(variant)  # a bad expression is an error now, not after the runs
+    return case
 
 
-def discover_cases() -> list[Case]:
-    return [load_case(path) for path in sorted(CASES_DIR.glob("*.arr"))]
+def case_files() -> list[tuple[Path, Path | None]]:
+    """(header file, .arr file or None) of every case: each NAME.arr, and each reference case, a
+    baseline file (NAME.py, NAME.cupy.py) without a NAME.arr beside it."""
+    files = {path.stem: (path, path) for path in sorted(CASES_DIR.glob("*.arr"))}
+    for suffix in BASELINE_SUFFIX.values():
+        for path in sorted(CASES_DIR.glob(f"*{suffix}")):
+            name = path.name[:-len(suffix)]
+            if "." not in name and name not in files:
+                files[name] = (path, None)
+    return [files[name] for name in sorted(files)]
+
+
+def discover_cases(device: str) -> list[Case]:
+    """Every case, as it runs on device (whether or not it runs there: see Case.devices)."""
+    cases = [load_case(header_path, device, arr_path) for header_path, arr_path in case_files()]
+    # A reference case runs only where it has a baseline file.
+    cases = [case if case.arr_path else
+             replace(case, devices=frozenset(d for d in case.devices if case.baseline_path(d).exists()))
+             for case in cases]
+    runs_here = {case.name: case for case in cases if device in case.devices}
+    for case in runs_here.values():
+        reference = runs_here.get(case.bandwidth_of)
+        if case.bandwidth_of and (reference is None or reference.bytes_moved is None):
+            raise ValueError(f"{case.name}: bandwidth-of names {case.bandwidth_of!r}, which is not a case "
+                             f"with a bytes line that runs on {device}")
+    return cases
 
 
 # ---------------------------------------------------------------- measuring
@@ -240,7 +317,9 @@ class Plan:
 
     @property
     def script_timeout(self) -> int:
-        return QUICK_SCRIPT_TIMEOUT_S if self.quick else SCRIPT_TIMEOUT_S
+        if not self.quick:
+            return SCRIPT_TIMEOUT_S
+        return QUICK_GPU_SCRIPT_TIMEOUT_S if self.device == "gpu" else QUICK_SCRIPT_TIMEOUT_S
 
     @property
     def startup_runs(self) -> int:
@@ -263,22 +342,27 @@ class StartupResult:
     target_s: float | None
 
 
-def measure_case(case: Case, variant: Variant, plan: Plan, arrsh: Arrsh) -> CaseResult:
+def measure_case(case: Case, variant: Variant, plan: Plan, arrsh: Arrsh, baseline_unusable: str) -> CaseResult:
     reps = plan.reps(case)
     prelude = variant.prelude(reps)
     baseline_path = case.baseline_path(plan.device)
-    if arrsh.unusable:
+    if case.arr_path is None:
+        arrsh_time = Measurement(skipped=REFERENCE_ONLY)
+    elif arrsh.unusable:
         arrsh_time = Measurement(skipped="unavailable")
     else:
         arrsh_time = run_case_script(arrsh.command("-"), prelude + case.arr_path.read_text(),
                                      reps, dict(os.environ), plan.script_timeout)
-    baseline_time = run_case_script([sys.executable, "-"], prelude + baseline_path.read_text(),
-                                    reps, numpy_env(), plan.script_timeout)
+    if baseline_unusable:
+        baseline_time = Measurement(skipped="unavailable")
+    else:
+        baseline_time = run_case_script([sys.executable, "-"], prelude + baseline_path.read_text(),
+                                        reps, numpy_env(), plan.script_timeout)
     baseline_label = read_header(baseline_path).get("baseline", baseline_path.name)
     return CaseResult(case, variant, baseline_label, arrsh_time, baseline_time)
 
 
-def measure_startup(plan: Plan, arrsh: Arrsh) -> list[StartupResult]:
+def measure_startup(plan: Plan, arrsh: Arrsh, baseline_unusable: str) -> list[StartupResult]:
     runs = plan.startup_runs
     module = BASELINE_MODULE[plan.device]
     arrsh_command = arrsh.command("-e", "1")
@@ -287,11 +371,14 @@ def measure_startup(plan: Plan, arrsh: Arrsh) -> list[StartupResult]:
     else:
         arrsh_time = time_command(arrsh_command, runs, dict(os.environ))
     python = [sys.executable, "-c"]
+    if baseline_unusable:
+        import_time = Measurement(skipped="unavailable")
+    else:
+        import_time = time_command([*python, f"import {module}"], runs, numpy_env())
     return [
         StartupResult(" ".join(["arrsh", *arrsh_command[1:-1], "'1'"]), arrsh_time, STARTUP_TARGET_S),
         StartupResult("python3 -c '1'", time_command([*python, "1"], runs, numpy_env()), None),
-        StartupResult(f"python3 -c 'import {module}'",
-                      time_command([*python, f"import {module}"], runs, numpy_env()), None),
+        StartupResult(f"python3 -c 'import {module}'", import_time, None),
     ]
 
 
@@ -302,6 +389,22 @@ def numpy_info() -> dict:
     if proc.returncode != 0:
         return {"error": last_line(proc.stderr)}
     return json.loads(proc.stdout)
+
+
+def cupy_info() -> dict:
+    """The GPU and CuPy the gpu baselines use, from bench/cupy_info.py; {'error': why} when CuPy
+    cannot run (not installed, no GPU): then every CuPy cell says unavailable."""
+    try:
+        proc = subprocess.run([sys.executable, str(BENCH_DIR / "cupy_info.py")], capture_output=True,
+                              text=True, env=numpy_env(), timeout=SCRIPT_TIMEOUT_S)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return {"error": str(error)}
+    if proc.returncode != 0:
+        return {"error": last_line(proc.stderr)}
+    try:
+        return json.loads(proc.stdout)
+    except ValueError:
+        return {"error": f"cupy_info.py printed {last_line(proc.stdout)!r}"}
 
 
 def log(message: str) -> None:
@@ -343,6 +446,17 @@ def target_text(max_ratio: float) -> str:
 
 def met_text(value: float | None, limit: float) -> str:
     return "—" if value is None else ("yes" if value <= limit else "**no**")
+
+
+def format_bytes(count: float) -> str:
+    for unit, size in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if count >= size:
+            return f"{count / size:.3g} {unit}"
+    return f"{count:.0f} B"
+
+
+def format_bandwidth(bytes_per_second: float | None) -> str:
+    return "—" if bytes_per_second is None else f"{bytes_per_second / 1e9:.4g} GB/s"
 
 
 def markdown_table(headers: list[str], rows: list[list[str]]) -> list[str]:
@@ -405,14 +519,34 @@ def build_blas_text(info: dict) -> str:
     return f"{name} — {config}" if config else name
 
 
-def machine_section(started: datetime.datetime, load: tuple[float, ...], arrsh: Arrsh, info: dict) -> list[str]:
+def gpu_text(gpu: dict) -> str:
+    if "error" in gpu:
+        return f"unavailable to CuPy: {gpu['error']}"
+    text = f"{gpu['name']} (compute capability {gpu['compute_capability']}, {gpu['memory_gib']:.1f} GiB"
+    if gpu.get("peak_bandwidth_gbs"):
+        text += f", peak memory bandwidth {gpu['peak_bandwidth_gbs']:.0f} GB/s from its clock and bus width"
+    return text + f"); {gpu['count']} device(s) visible, the benchmarks use device 0"
+
+
+def cupy_text(gpu: dict) -> str:
+    if "error" in gpu:
+        return "unavailable"
+    tf32 = os.environ.get("CUPY_TF32")
+    return (f"{gpu['cupy_version']}, CUDA runtime {gpu['runtime_version']}, driver {gpu['driver_version']}; "
+            f"CUPY_TF32 {'=' + tf32 if tf32 is not None else 'not set (f32 matmul without TF32)'}")
+
+
+def machine_section(started: datetime.datetime, load: tuple[float, ...], arrsh: Arrsh, info: dict,
+                    gpu: dict | None) -> list[str]:
     arrsh_text = f"unavailable: {arrsh.unusable}" if arrsh.unusable else f"{arrsh.version()} ({arrsh.path})"
+    gpu_lines = [] if gpu is None else [f"- GPU: {gpu_text(gpu)}", f"- CuPy: {cupy_text(gpu)}"]
     return [
         "## Machine",
         "",
         f"- Date: {started:%Y-%m-%d %H:%M} UTC",
         f"- CPU: {cpu_model()}, {os.cpu_count()} logical cores ({usable_cores()} usable by this process)",
         f"- Memory: {memory_text()}",
+        *gpu_lines,
         f"- OS: {platform.platform()}",
         f"- Load average at start (1, 5, 15 min): {load_text(load)}",
         f"- Python {platform.python_version()}, NumPy {info.get('numpy_version', info.get('error', '?'))}",
@@ -437,6 +571,7 @@ def startup_section(results: list[StartupResult], runs: int) -> list[str]:
 def case_row(result: CaseResult) -> list[str]:
     arrsh_s, baseline_s = result.arrsh.median, result.baseline.median
     both = arrsh_s is not None and baseline_s is not None
+    max_ratio = result.case.max_ratio
     return [
         f"`{result.case.name}`",
         result.case.title,
@@ -445,8 +580,8 @@ def case_row(result: CaseResult) -> list[str]:
         result.baseline_label,
         describe(result.baseline),
         ratio_text(arrsh_s, baseline_s) if both else "—",
-        target_text(result.case.max_ratio),
-        met_text(arrsh_s / baseline_s if both else None, result.case.max_ratio),
+        "—" if max_ratio is None else target_text(max_ratio),
+        "—" if max_ratio is None else met_text(arrsh_s / baseline_s if both else None, max_ratio),
     ]
 
 
@@ -465,6 +600,61 @@ def cases_section(results: list[CaseResult], plan: Plan, without_variant: list[s
         lines += ["", f"No {plan.device} variant ({BASELINE_SUFFIX[plan.device]} file) yet: "
                   + ", ".join(f"`{name}`" for name in without_variant)]
     return lines
+
+
+def bandwidth(result: CaseResult, measurement: Measurement) -> float | None:
+    """Bytes moved per repetition / median time, or None."""
+    moved = result.case.bytes_for(result.variant)
+    return None if moved is None or not measurement.median else moved / measurement.median
+
+
+def reference_for(result: CaseResult, results: list[CaseResult]) -> CaseResult | None:
+    """The run of result's bandwidth-of case with the same sizes; else the one of its runs whose
+    baseline bandwidth is highest (the strictest reference)."""
+    runs = [other for other in results if other.case.name == result.case.bandwidth_of]
+    same_size = [other for other in runs if other.variant.params == result.variant.params]
+    if same_size:
+        return same_size[0]
+    measured = [other for other in runs if bandwidth(other, other.baseline) is not None]
+    return max(measured, key=lambda other: bandwidth(other, other.baseline), default=None)
+
+
+def bandwidth_row(result: CaseResult, results: list[CaseResult]) -> list[str]:
+    arrsh_bw, baseline_bw = bandwidth(result, result.arrsh), bandwidth(result, result.baseline)
+    row = [f"`{result.case.name}`", result.variant.label, format_bytes(result.case.bytes_for(result.variant)),
+           format_bandwidth(arrsh_bw), format_bandwidth(baseline_bw)]
+    if result.case.bandwidth_of is None:
+        return row + ["—"] * 5
+    reference = reference_for(result, results)
+    reference_bw = None if reference is None else bandwidth(reference, reference.baseline)
+    fraction = arrsh_bw / reference_bw if arrsh_bw and reference_bw else None
+    target = result.case.bandwidth_target
+    reference_text = (f"`{result.case.bandwidth_of}` (not run)" if reference is None else
+                      f"`{reference.case.name}` {reference.variant.label}, baseline")
+    return row + [
+        reference_text,
+        format_bandwidth(reference_bw),
+        "—" if fraction is None else f"{fraction:.0%}",
+        f"≥ {target:.0%}",
+        "—" if fraction is None else ("yes" if fraction >= target else "**no**"),
+    ]
+
+
+def bandwidth_section(results: list[CaseResult]) -> list[str]:
+    """Effective bandwidths of the cases with a 'bytes' header, against their bandwidth-of reference."""
+    rows = [bandwidth_row(result, results) for result in results if result.case.bytes_moved is not None]
+    if not rows:
+        return []
+    return [
+        "## Bandwidth",
+        "",
+        "bandwidth = bytes read + written per repetition (the case's `bytes` header) / median time. "
+        "The reference is the **baseline** side of the named case at the same size, measured in this run; "
+        "arrsh / reference is arrsh's bandwidth as a fraction of it.",
+        "",
+        *markdown_table(["case", "size", "bytes moved", "arrsh", "baseline", "reference", "reference bandwidth",
+                         "arrsh / reference", "target", "met"], rows),
+    ]
 
 
 def show_runtime_section(info: dict) -> list[str]:
@@ -495,12 +685,12 @@ def parse_args(case_names: list[str]) -> argparse.Namespace:
     return parser.parse_args()
 
 
-def run_cases(cases: list[Case], plan: Plan, arrsh: Arrsh) -> list[CaseResult]:
+def run_cases(cases: list[Case], plan: Plan, arrsh: Arrsh, baseline_unusable: str) -> list[CaseResult]:
     results = []
     for case in cases:
         for variant in plan.variants(case):
             log(f"{case.name} {variant.label} ...")
-            result = measure_case(case, variant, plan, arrsh)
+            result = measure_case(case, variant, plan, arrsh, baseline_unusable)
             log(f"    arrsh {describe(result.arrsh)}; baseline {describe(result.baseline)}")
             results.append(result)
     return results
@@ -512,40 +702,64 @@ def write_results(report: str, plan: Plan, complete_run: bool) -> None:
         results_file.write_text(report)
         log(f"wrote {results_file}")
     else:
-        log(f"{results_file.name} not written: only a full run (no --quick, no --only) with a usable arrsh writes it")
+        baseline = "" if plan.device == "cpu" else f" and a usable {BASELINE_MODULE[plan.device]}"
+        log(f"{results_file.name} not written: only a full run (no --quick, no --only) with a usable arrsh"
+            f"{baseline} writes it")
+
+
+def choose_cases(cases: list[Case], only: list[str] | None, device: str) -> list[Case]:
+    """The cases to run on device: those selected (all without --only) that run there, and the
+    reference cases that their bandwidth-of lines name."""
+    runs_here = {case.name: case for case in cases if device in case.devices}
+    for name in only or []:
+        case = next((case for case in cases if case.name == name), None)
+        if case is not None and name not in runs_here:
+            log(f"{name}: runs only on {', '.join(sorted(case.devices)) or 'no device'}, not on {device}")
+    selected = set(runs_here) if only is None else set(only) & set(runs_here)
+    references = {runs_here[name].bandwidth_of for name in selected if runs_here[name].bandwidth_of}
+    for name in sorted(references - selected):
+        log(f"{name}: also run, as the bandwidth reference of another selected case")
+    return [case for name, case in runs_here.items() if name in selected | references]
 
 
 def main() -> int:
-    cases = discover_cases()
-    args = parse_args([case.name for case in cases])
+    cases_by_device = {device: discover_cases(device) for device in DEVICES}  # every header checked
+    args = parse_args([case.name for case in cases_by_device["cpu"]])
     plan = Plan(args.quick, args.device)
-    selected = set(args.only or ["startup", *(case.name for case in cases)])
+    cases = cases_by_device[plan.device]
     started = datetime.datetime.now(datetime.timezone.utc)
     load = os.getloadavg()
     arrsh = probe_arrsh(args.arrsh.resolve(), plan.device)
     if arrsh.unusable:
         log(f"arrsh unavailable: {arrsh.unusable}")
     info = numpy_info()
-    sections = [machine_section(started, load, arrsh, info)]
+    gpu = cupy_info() if plan.device == "gpu" else None
+    baseline_unusable = f"{BASELINE_MODULE[plan.device]}: {gpu['error']}" if gpu and "error" in gpu else ""
+    if baseline_unusable:
+        log(f"baseline unavailable: {baseline_unusable}")
+    sections = [machine_section(started, load, arrsh, info, gpu)]
     measurements = []
 
-    if "startup" in selected:
-        startup = measure_startup(plan, arrsh)
+    if args.only is None or "startup" in args.only:
+        startup = measure_startup(plan, arrsh, baseline_unusable)
         sections.append(startup_section(startup, plan.startup_runs))
         measurements += [result.measurement for result in startup]
 
-    chosen = [case for case in cases if case.name in selected]
+    chosen = choose_cases(cases, args.only, plan.device)
     if chosen:
         runnable = [case for case in chosen if case.baseline_path(plan.device).exists()]
-        results = run_cases(runnable, plan, arrsh)
+        results = run_cases(runnable, plan, arrsh, baseline_unusable)
         without_variant = [case.name for case in chosen if case not in runnable]
         sections.append(cases_section(results, plan, without_variant))
+        if bandwidth := bandwidth_section(results):
+            sections.append(bandwidth)
         measurements += [m for result in results for m in (result.arrsh, result.baseline)]
 
     sections.append(show_runtime_section(info))
     report = render_report(sections, plan)
     print(report)
-    write_results(report, plan, complete_run=not (args.quick or args.only or arrsh.unusable))
+    complete_run = not (args.quick or args.only or arrsh.unusable or baseline_unusable)
+    write_results(report, plan, complete_run)
     return 1 if any(measurement.failure for measurement in measurements) else 0
 
 

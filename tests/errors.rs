@@ -228,20 +228,7 @@ const CASES: &[Case] = &[
     case("print(-[true, false])", 1, 7, &["not supported", "bool"]),
     case("print([true] - [false])", 1, 7, &["not supported", "bool"]),
 
-    // ---- devices (this machine has no gpu) ----
-    case("to(ones(2), gpu)", 1, 1, &["no gpu"]),
-    case("x = ones(2).to(gpu)", 1, 5, &["no gpu"]),
-    case("zeros(3, device=gpu)", 1, 1, &["no gpu"]),
-    case("x = 1\ny = ones([2, 2], device=gpu)", 2, 5, &["no gpu"]),
-    case("arange(3, device=gpu)", 1, 1, &["no gpu"]),
-    case("linspace(0, 1, 3, device=gpu)", 1, 1, &["no gpu"]),
-    case("eye(2, device=gpu)", 1, 1, &["no gpu"]),
-    case("full(2, 1, device=gpu)", 1, 1, &["no gpu"]),
-    case("rand(3, device=gpu)", 1, 1, &["no gpu"]),
-    case("randint(0, 5, 3, device=gpu)", 1, 1, &["no gpu"]),
-    case("zeros_like(ones(2), device=gpu)", 1, 1, &["no gpu"]),
-    case("load(\"ok.npy\", device=gpu)", 1, 1, &["no gpu"]),
-    case(":device gpu", 1, 1, &["no gpu"]),
+    // ---- devices (the cases that need a gpu to be absent, or present, are in NO_GPU_CASES and GPU_CASES) ----
     case("to(ones(2), \"tpu\")", 1, 1, &["expected a device (cpu or gpu)", "\"tpu\""]),
     case("zeros(2, device=3)", 1, 1, &["expected a device (cpu or gpu)"]),
     case(":device tpu", 1, 1, &[":device takes cpu or gpu", "`tpu`"]),
@@ -375,6 +362,41 @@ const NO_CRASH: &[&str] = &[
     "print(full([2, 0], 7), zeros_like(zeros([0, 4])))",
     "print(str(zeros([0, 3])), [zeros([2, 0])])",
     "save(\"e.npy\", zeros([0, 3])); print(load(\"e.npy\").shape)",
+];
+
+/// Errors where no gpu is usable (CI): anything that needs the gpu says why, cleanly.
+#[rustfmt::skip]
+const NO_GPU_CASES: &[Case] = &[
+    case("to(ones(2), gpu)", 1, 1, &["no gpu"]),
+    case("x = ones(2).to(gpu)", 1, 5, &["no gpu"]),
+    case("zeros(3, device=gpu)", 1, 1, &["no gpu"]),
+    case("x = 1\ny = ones([2, 2], device=gpu)", 2, 5, &["no gpu"]),
+    case("arange(3, device=gpu)", 1, 1, &["no gpu"]),
+    case("linspace(0, 1, 3, device=gpu)", 1, 1, &["no gpu"]),
+    case("eye(2, device=gpu)", 1, 1, &["no gpu"]),
+    case("full(2, 1, device=gpu)", 1, 1, &["no gpu"]),
+    case("rand(3, device=gpu)", 1, 1, &["no gpu"]),
+    case("randint(0, 5, 3, device=gpu)", 1, 1, &["no gpu"]),
+    case("zeros_like(ones(2), device=gpu)", 1, 1, &["no gpu"]),
+    case("load(\"ok.npy\", device=gpu)", 1, 1, &["no gpu"]),
+    case(":device gpu", 1, 1, &["no gpu"]),
+];
+
+/// Errors that need a gpu: mixed devices, the scalar guard's error mode, gpu memory exhausted.
+#[rustfmt::skip]
+const GPU_CASES: &[Case] = &[
+    case("x = ones(2, device=gpu)\ny = x + ones(2, device=cpu)", 2, 5, &["different devices", "to(x, gpu)", "host→device"]),
+    case("x = ones(2, device=gpu)\ny = maximum(ones(2, device=cpu), x)", 2, 5, &["different devices"]),
+    case("x = ones(2, device=gpu)\nx += ones(2, device=cpu)", 2, 6, &["different devices"]),
+    case("x = ones(3, device=gpu)\nx[0:2] = ones(2, device=cpu)", 2, 1, &["different devices"]),
+    case("x = ones(2, device=gpu)\ny = x @ ones(2, device=cpu)", 2, 5, &["different devices"]),
+    case(":scalar error\nx = ones(3, device=gpu)\ny = x[1]", 3, 5, &["scalar indexing", ":scalar error", "to(x, cpu)"]),
+    case(":scalar error\nx = ones([2, 2], device=gpu)\nx[1, 1] = 3", 3, 1, &["scalar indexing"]),
+    case("x = ones(1e15, device=gpu)", 1, 5, &["cannot allocate", "gpu"]),
+    case("x = ones(2, device=gpu)\ny = zeros(2e13, device=gpu)", 2, 5, &["cannot allocate", "gpu"]),
+    case("x = arange(4, device=gpu) % 0", 1, 5, &["modulo by zero"]),
+    case("x = arange(4, device=gpu)\ny = x[ones(3, device=gpu) > 0]", 2, 5, &["boolean index did not match"]),
+    case("x = ones([2, 3], device=gpu)\ny = x @ ones([2, 3], device=gpu)", 2, 5, &["not aligned"]),
 ];
 
 fn arrsh() -> &'static str {
@@ -583,6 +605,29 @@ fn the_corpus_is_large_and_distinct() {
 fn every_bad_snippet_fails_cleanly_at_its_position() {
     let failures = parallel(CASES, check_case);
     report("error cases", CASES.len(), &failures);
+}
+
+fn gpu_present() -> bool {
+    run("assert(len(devices()) == 2)", &std::env::temp_dir())
+        .status
+        .success()
+}
+
+#[test]
+fn device_errors_match_the_machine() {
+    let require_gpu = std::env::var_os("ARRSH_REQUIRE_GPU").is_some();
+    if gpu_present() {
+        let failures = parallel(GPU_CASES, check_case);
+        report("gpu error cases", GPU_CASES.len(), &failures);
+    } else {
+        assert!(
+            !require_gpu,
+            "the gpu error cases need a gpu and ARRSH_REQUIRE_GPU is set"
+        );
+        println!("skipped: no gpu: {} gpu error cases", GPU_CASES.len());
+        let failures = parallel(NO_GPU_CASES, check_case);
+        report("no-gpu error cases", NO_GPU_CASES.len(), &failures);
+    }
 }
 
 #[test]

@@ -3,7 +3,10 @@
 //! stdout, then `--- stderr` and stderr when there is any, then `--- exit N` when N is not 0.
 //! `BLESS=1 cargo test --test golden` rewrites the `.out` files from the current binary (review the diff).
 //! A first line `# args: --device gpu` passes extra arguments; `# needs: gpu` skips the script
-//! (reported, never silently passed) where no gpu is present.
+//! (reported, never silently passed) where no gpu is present; such scripts belong to the gpu run
+//! and their expected output is `NAME.gpu.out`. The whole suite runs a second time
+//! with `--device gpu` (see `run_suite`); without a gpu that run reports itself skipped, and with
+//! `ARRSH_REQUIRE_GPU=1` a skip is a failure.
 //! Durations (`12.3 ms`) and shares (`95.5%`) are masked in both texts: times vary, counts do not.
 
 use std::path::{Path, PathBuf};
@@ -26,18 +29,22 @@ fn header_value<'a>(script: &'a str, key: &str) -> Option<&'a str> {
         })
 }
 
-fn run_script(path: &Path) -> String {
+fn run_script(path: &Path, device: Option<&str>) -> String {
     let text = std::fs::read_to_string(path).unwrap();
     let name = path.file_name().unwrap();
     let workdir = std::env::temp_dir().join(format!(
-        "arrsh-golden-{}-{}",
+        "arrsh-golden-{}-{}-{}",
         std::process::id(),
+        device.unwrap_or("default"),
         name.to_string_lossy()
     ));
     let _ = std::fs::remove_dir_all(&workdir);
     std::fs::create_dir_all(&workdir).unwrap();
     std::fs::copy(path, workdir.join(name)).unwrap();
     let mut command = Command::new(env!("CARGO_BIN_EXE_arrsh"));
+    if let Some(device) = device {
+        command.args(["--device", device]);
+    }
     if let Some(args) = header_value(&text, "args") {
         command.args(args.split_whitespace());
     }
@@ -70,11 +77,7 @@ fn gpu_present() -> bool {
         .unwrap_or(false)
 }
 
-#[test]
-fn golden_scripts() {
-    let bless = std::env::var_os("BLESS").is_some();
-    let require_gpu = std::env::var_os("ARRSH_REQUIRE_GPU").is_some();
-    let has_gpu = gpu_present();
+fn golden_scripts_list() -> Vec<PathBuf> {
     let mut scripts: Vec<PathBuf> = std::fs::read_dir(scripts_dir())
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -82,12 +85,35 @@ fn golden_scripts() {
         .collect();
     scripts.sort();
     assert!(!scripts.is_empty(), "no golden scripts found");
+    scripts
+}
+
+/// Runs every golden script, with `--device gpu` when `on_gpu`. On the gpu a script's expected
+/// output is `NAME.gpu.out` where one exists (reprs say `device=gpu`, counters are not zero),
+/// else the same `NAME.out` as on the cpu; `BLESS=1` writes a `.gpu.out` only where the gpu's
+/// output differs from the cpu's. A `# devices: cpu` header keeps a script off the gpu run.
+fn run_suite(on_gpu: bool) {
+    let bless = std::env::var_os("BLESS").is_some();
+    let require_gpu = std::env::var_os("ARRSH_REQUIRE_GPU").is_some();
+    let has_gpu = gpu_present();
+    if on_gpu && !has_gpu {
+        assert!(
+            !require_gpu,
+            "the gpu golden run needs a gpu and ARRSH_REQUIRE_GPU is set"
+        );
+        println!("skipped: no gpu: the golden suite on --device gpu");
+        return;
+    }
     let mut failures = Vec::new();
     let mut passed = 0;
     let mut skipped = 0;
-    for script in &scripts {
+    for script in &golden_scripts_list() {
         let text = std::fs::read_to_string(script).unwrap();
-        if header_value(&text, "needs") == Some("gpu") && !has_gpu {
+        let needs_gpu = header_value(&text, "needs") == Some("gpu");
+        if (on_gpu && header_value(&text, "devices") == Some("cpu")) || (!on_gpu && needs_gpu) {
+            continue;
+        }
+        if needs_gpu && !has_gpu {
             if require_gpu {
                 failures.push(format!(
                     "{}: needs a gpu and ARRSH_REQUIRE_GPU is set",
@@ -99,26 +125,41 @@ fn golden_scripts() {
             }
             continue;
         }
-        let actual = run_script(script);
-        let expected_path = script.with_extension("out");
+        let actual = run_script(script, on_gpu.then_some("gpu"));
+        let cpu_path = script.with_extension("out");
+        let gpu_path = script.with_extension("gpu.out");
+        let expected_path = if on_gpu && gpu_path.exists() {
+            &gpu_path
+        } else {
+            &cpu_path
+        };
         if bless {
-            std::fs::write(&expected_path, &actual).unwrap();
+            let cpu_text = std::fs::read_to_string(&cpu_path).unwrap_or_default();
+            if !on_gpu {
+                std::fs::write(&cpu_path, &actual).unwrap();
+            } else if mask_durations(&actual) != mask_durations(&cpu_text) {
+                std::fs::write(&gpu_path, &actual).unwrap();
+            } else if gpu_path.exists() {
+                std::fs::remove_file(&gpu_path).unwrap();
+            }
             passed += 1;
             continue;
         }
-        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
+        let expected = std::fs::read_to_string(expected_path).unwrap_or_default();
         if mask_durations(&actual) == mask_durations(&expected) {
             passed += 1;
         } else {
             failures.push(format!(
-                "{}:\n{}",
+                "{}{}:\n{}",
                 script.display(),
+                if on_gpu { " (--device gpu)" } else { "" },
                 line_diff(&expected, &actual)
             ));
         }
     }
     println!(
-        "golden scripts: {passed} passed, {} failed, {skipped} skipped",
+        "golden scripts{}: {passed} passed, {} failed, {skipped} skipped",
+        if on_gpu { " on the gpu" } else { "" },
         failures.len()
     );
     assert!(
@@ -126,6 +167,16 @@ fn golden_scripts() {
         "golden mismatches:\n\n{}",
         failures.join("\n")
     );
+}
+
+#[test]
+fn golden_scripts() {
+    run_suite(false);
+}
+
+#[test]
+fn golden_scripts_on_the_gpu() {
+    run_suite(true);
 }
 
 /// Replaces every duration (`12.3 ms`, `812 ns`) with `<t>` and every share (`95.5%`) with

@@ -3,6 +3,8 @@
 # quick: n=200
 # reps: 5
 # target: 1.25
+# gpu-sizes: n=5000 | n=10000
+# gpu-target: 1.05
 a = rand([n, n])
 b = rand([n, n])
 for r in range(reps) {

@@ -4,8 +4,9 @@
 use super::dtype::DType;
 use super::layout::{normalize_index, shape_text, AxisIndex};
 use super::ops::{self, Operand};
-use super::{Array, Scalar};
+use super::{on_gpu, Array, Scalar};
 use crate::device::cpu::CpuElement;
+use crate::device::Device;
 use crate::error::{index_error, Result};
 use crate::with_dtype;
 
@@ -48,7 +49,7 @@ pub fn get(a: &Array, subscripts: &[Subscript]) -> Result<Selection> {
             basic.len() == a.ndim() && basic.iter().all(|b| matches!(b, AxisIndex::At(_)));
         if all_positions {
             let view = a.with_layout(layout);
-            return Ok(Selection::Scalar(view.element(&[])));
+            return Ok(Selection::Scalar(view.element(&[])?));
         }
         return Ok(Selection::Array(a.with_layout(layout)));
     }
@@ -67,8 +68,7 @@ pub fn get(a: &Array, subscripts: &[Subscript]) -> Result<Selection> {
     }))
 }
 
-/// Positions (in C order) of the elements a mask selects, checked against the array's shape.
-fn mask_positions(a: &Array, mask: &Array) -> Result<(Vec<usize>, usize)> {
+fn check_mask_shape(a: &Array, mask: &Array) -> Result<()> {
     let k = mask.ndim();
     if k == 0 || k > a.ndim() || mask.shape() != &a.shape()[..k] {
         return Err(index_error(format!(
@@ -77,6 +77,12 @@ fn mask_positions(a: &Array, mask: &Array) -> Result<(Vec<usize>, usize)> {
             shape_text(mask.shape())
         )));
     }
+    Ok(())
+}
+
+/// Positions (in C order) of the elements a mask selects, checked against the array's shape.
+fn mask_positions(a: &Array, mask: &Array) -> Result<(Vec<usize>, usize)> {
+    check_mask_shape(a, mask)?;
     let chosen: Vec<usize> = mask
         .to_vec::<bool>()
         .iter()
@@ -84,7 +90,7 @@ fn mask_positions(a: &Array, mask: &Array) -> Result<(Vec<usize>, usize)> {
         .filter(|(_, &keep)| keep)
         .map(|(i, _)| i)
         .collect();
-    Ok((chosen, a.shape()[k..].iter().product()))
+    Ok((chosen, a.shape()[mask.ndim()..].iter().product()))
 }
 
 /// Element positions (C order) of each gathered row, with negative indices resolved.
@@ -105,11 +111,11 @@ fn take_rows<T: CpuElement>(
     rows: &[usize],
     row_size: usize,
     shape: Vec<usize>,
-) -> Array {
+) -> Result<Array> {
     let flat = if a.layout().is_contiguous() {
         a.clone()
     } else {
-        a.copy()
+        a.copy()?
     };
     let data = flat.with_view::<T, _>(|v| {
         let slice = v.to_slice().expect("contiguous");
@@ -119,22 +125,29 @@ fn take_rows<T: CpuElement>(
         }
         out
     });
-    Array::from_vec(data, shape)
+    Ok(Array::from_vec(data, shape))
 }
 
 fn masked(a: &Array, mask: &Array) -> Result<Array> {
+    if a.device() == Device::Gpu {
+        check_mask_shape(a, mask)?;
+        return on_gpu::masked(a, mask);
+    }
     let (rows, row_size) = mask_positions(a, mask)?;
     let mut shape = vec![rows.len()];
     shape.extend_from_slice(&a.shape()[mask.ndim()..]);
-    Ok(with_dtype!(a.dtype(), T => take_rows::<T>(a, &rows, row_size, shape)))
+    with_dtype!(a.dtype(), T => take_rows::<T>(a, &rows, row_size, shape))
 }
 
 fn gathered(a: &Array, index: &Array) -> Result<Array> {
+    if a.device() == Device::Gpu {
+        return on_gpu::gather(a, index);
+    }
     let rows = gather_rows(a, index)?;
     let row_size = a.shape()[1..].iter().product();
     let mut shape = index.shape().to_vec();
     shape.extend_from_slice(&a.shape()[1..]);
-    Ok(with_dtype!(a.dtype(), T => take_rows::<T>(a, &rows, row_size, shape)))
+    with_dtype!(a.dtype(), T => take_rows::<T>(a, &rows, row_size, shape))
 }
 
 /// `a[subscripts] = value`, broadcasting `value` and converting it to `a`'s dtype.
@@ -156,6 +169,9 @@ pub fn set(a: &Array, subscripts: &[Subscript], value: Operand) -> Result<()> {
         return ops::assign(&view, value);
     }
     let index = single_advanced(subscripts)?;
+    if a.device() == Device::Gpu {
+        return set_on_gpu(a, index, value);
+    }
     let (rows, row_size) = match index.dtype() {
         DType::Bool => mask_positions(a, index)?,
         DType::I64 => (gather_rows(a, index)?, a.shape()[1..].iter().product()),
@@ -172,9 +188,9 @@ pub fn set(a: &Array, subscripts: &[Subscript], value: Operand) -> Result<()> {
             if v.size() == 1 {
                 Array::full(&wanted, v.item()?, a.dtype(), a.device())?
             } else if v.size() == wanted[0] {
-                super::shape::ravel(v)
+                super::shape::ravel(v)?
             } else if row_size > 0 && v.size() == row_size {
-                let row = super::shape::ravel(v);
+                let row = super::shape::ravel(v)?;
                 let tiled: Vec<Array> = (0..rows.len()).map(|_| row.clone()).collect();
                 match tiled.is_empty() {
                     true => Array::full(&[0], Scalar::Int(0), a.dtype(), a.device())?,
@@ -204,4 +220,61 @@ pub fn set(a: &Array, subscripts: &[Subscript], value: Operand) -> Result<()> {
         });
     });
     Ok(())
+}
+
+/// `a[index] = value` for a gpu array and an index array, with the cpu path's shape rules.
+fn set_on_gpu(a: &Array, index: &Array, value: Operand) -> Result<()> {
+    if let Operand::Array(v) = value {
+        if v.device() != a.device() {
+            return Err(ops::device_mismatch(a, v));
+        }
+    }
+    if index.device() != a.device() {
+        return Err(ops::device_mismatch(a, index));
+    }
+    match index.dtype() {
+        DType::Bool => {
+            check_mask_shape(a, index)?;
+            on_gpu::set_masked(a, index, value)
+        }
+        DType::I64 => {
+            if a.ndim() == 0 {
+                return Err(index_error("a 0-d array cannot be indexed with an array"));
+            }
+            let row_shape = &a.shape()[1..];
+            let row_size: usize = row_shape.iter().product();
+            let wanted = index.size() * row_size;
+            let mut shape = index.shape().to_vec();
+            shape.extend_from_slice(row_shape);
+            let values = match value {
+                Operand::Scalar(s) => Array::full(&[wanted], s, a.dtype(), a.device())?,
+                Operand::Array(v)
+                    if v.size() == 1 || (v.size() == row_size && v.size() != wanted) =>
+                {
+                    let v = if v.size() == 1 {
+                        super::shape::reshape(v, &[])?
+                    } else {
+                        super::shape::reshape(
+                            v,
+                            &row_shape.iter().map(|&n| n as i64).collect::<Vec<_>>(),
+                        )?
+                    };
+                    v.with_layout(v.layout().broadcast_to(&shape)?)
+                        .astype(a.dtype())?
+                }
+                Operand::Array(v) if v.size() == wanted => v.astype(a.dtype())?,
+                Operand::Array(v) => {
+                    return Err(crate::error::shape_error(format!(
+                        "cannot assign {} values to the {} elements selected",
+                        v.size(),
+                        wanted
+                    )))
+                }
+            };
+            on_gpu::scatter(a, index, &values)
+        }
+        other => Err(index_error(format!(
+            "arrays used as indices must be of integer or bool type, not {other}"
+        ))),
+    }
 }

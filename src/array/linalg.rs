@@ -39,7 +39,35 @@ fn mismatch(a: &Array, b: &Array) -> crate::error::Error {
     ))
 }
 
+/// The shape of `a @ b` for 1-d and 2-d operands, or why they do not multiply.
+fn product_shape(a: &Array, b: &Array) -> Result<Vec<usize>> {
+    let inner = |x: &Array, rows: bool| match (x.ndim(), rows) {
+        (1, _) => Ok(x.shape()[0]),
+        (2, true) => Ok(x.shape()[1]),
+        (2, false) => Ok(x.shape()[0]),
+        _ => Err(type_error(format!(
+            "matmul takes 1-d and 2-d arrays, not {} and {}",
+            shape_text(a.shape()),
+            shape_text(b.shape())
+        ))),
+    };
+    if inner(a, true)? != inner(b, false)? {
+        return Err(mismatch(a, b));
+    }
+    let mut shape = Vec::new();
+    if a.ndim() == 2 {
+        shape.push(a.shape()[0]);
+    }
+    if b.ndim() == 2 {
+        shape.push(b.shape()[1]);
+    }
+    Ok(shape)
+}
+
 fn matmul_typed<T: LinalgElement + cpu::CpuElement>(a: &Array, b: &Array) -> Result<Array> {
+    if a.device() == crate::device::Device::Gpu {
+        return super::on_gpu::matmul(a, b, T::DTYPE, &product_shape(a, b)?);
+    }
     let fail = |_| mismatch(a, b);
     let rows = if a.ndim() == 2 { a.shape()[0] } else { 1 };
     let columns = if b.ndim() == 2 { b.shape()[1] } else { 1 };
@@ -112,6 +140,13 @@ pub fn conv2d(image: &Array, kernel: &Array) -> Result<Array> {
             shape_text(image.shape()),
             shape_text(kernel.shape())
         )));
+    }
+    if image.device() == crate::device::Device::Gpu {
+        let dtype = match image.dtype().promote(kernel.dtype()) {
+            DType::F32 => DType::F32,
+            _ => DType::F64,
+        };
+        return super::on_gpu::conv2d(image, kernel, dtype);
     }
     let as2 = |v: ndarray::ArrayViewD<'_, f64>| v.into_dimensionality::<Ix2>().unwrap().to_owned();
     match image.dtype().promote(kernel.dtype()) {

@@ -6,6 +6,7 @@ pub mod format;
 pub mod index;
 pub mod layout;
 pub mod linalg;
+pub mod on_gpu;
 pub mod ops;
 pub mod reduce;
 pub mod shape;
@@ -13,7 +14,7 @@ pub mod shape;
 use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD};
 
 use crate::device::cpu::{self, CpuBuffer, CpuElement};
-use crate::device::gpu::{self, GpuBuffer};
+use crate::device::gpu::GpuBuffer;
 use crate::device::Device;
 use crate::error::{memory_error, value_error, Result};
 use crate::with_dtype;
@@ -145,13 +146,30 @@ impl Array {
     /// An array of `shape` filled with `value`, as `full` does: a fill, not a transfer.
     pub fn full(shape: &[usize], value: Scalar, dtype: DType, device: Device) -> Result<Array> {
         let size = shape_size(shape)?;
-        check_allocation(size, dtype)?;
         match device {
-            Device::Cpu => Ok(with_dtype!(dtype, T => Array::from_vec(
-                cpu::filled_vec(size, value.cast::<T>()),
-                shape.to_vec()
-            ))),
-            Device::Gpu => gpu::availability().map(|_| unreachable!()),
+            Device::Cpu => {
+                check_allocation(size, dtype)?;
+                Ok(with_dtype!(dtype, T => Array::from_vec(
+                    cpu::filled_vec(size, value.cast::<T>()),
+                    shape.to_vec()
+                )))
+            }
+            Device::Gpu => on_gpu::full(shape, value, dtype),
+        }
+    }
+
+    /// A gpu array over all of `buffer`, C-ordered with `shape`.
+    pub fn from_gpu(buffer: GpuBuffer, shape: &[usize]) -> Array {
+        Array {
+            layout: Layout::contiguous(shape),
+            storage: Storage::Gpu(buffer),
+        }
+    }
+
+    pub fn gpu_buffer(&self) -> Option<&GpuBuffer> {
+        match &self.storage {
+            Storage::Gpu(g) => Some(g),
+            Storage::Cpu(_) => None,
         }
     }
 
@@ -194,7 +212,7 @@ impl Array {
     pub fn dtype(&self) -> DType {
         match &self.storage {
             Storage::Cpu(b) => b.dtype(),
-            Storage::Gpu(g) => match *g {},
+            Storage::Gpu(g) => g.dtype(),
         }
     }
 
@@ -209,6 +227,7 @@ impl Array {
     pub fn shares_buffer(&self, other: &Array) -> bool {
         match (&self.storage, &other.storage) {
             (Storage::Cpu(a), Storage::Cpu(b)) => a.same_buffer(b),
+            (Storage::Gpu(a), Storage::Gpu(b)) => a.same_buffer(b),
             _ => false,
         }
     }
@@ -218,26 +237,40 @@ impl Array {
     pub fn is_sole_owner(&self) -> bool {
         match &self.storage {
             Storage::Cpu(b) => b.strong_count() == 1,
-            Storage::Gpu(g) => match *g {},
+            Storage::Gpu(g) => g.strong_count() == 1,
+        }
+    }
+
+    /// This array's elements on the host: itself on the cpu; for a gpu array, a counted copy
+    /// (every gpu operation has its own kernel path, so only host reads such as printing and
+    /// saving come here).
+    fn on_host(&self) -> std::borrow::Cow<'_, Array> {
+        match &self.storage {
+            Storage::Cpu(_) => std::borrow::Cow::Borrowed(self),
+            Storage::Gpu(_) => std::borrow::Cow::Owned(
+                self.to_device(Device::Cpu)
+                    .unwrap_or_else(|e| panic!("the gpu failed while copying to the host: {e}")),
+            ),
         }
     }
 
     fn cpu_buffer(&self) -> &CpuBuffer {
         match &self.storage {
             Storage::Cpu(b) => b,
-            Storage::Gpu(g) => match *g {},
+            Storage::Gpu(_) => unreachable!("gpu arrays are read through on_host"),
         }
     }
 
     /// Runs `f` on an ndarray view of the elements; `T` must be this array's element type.
     pub fn with_view<T: CpuElement, R>(&self, f: impl FnOnce(ArrayViewD<T>) -> R) -> R {
+        let host = self.on_host();
         let buffer =
-            T::buffer(self.cpu_buffer()).expect("with_view is called with the array's own dtype");
+            T::buffer(host.cpu_buffer()).expect("with_view is called with the array's own dtype");
         let data = buffer.borrow();
-        f(cpu::view(&data, &self.layout))
+        f(cpu::view(&data, &host.layout))
     }
 
-    /// Runs `f` on a writable view; `T` must be this array's element type.
+    /// Runs `f` on a writable view of a cpu array; `T` must be this array's element type.
     pub fn with_view_mut<T: CpuElement, R>(&self, f: impl FnOnce(ArrayViewMutD<T>) -> R) -> R {
         let buffer = T::buffer(self.cpu_buffer())
             .expect("with_view_mut is called with the array's own dtype");
@@ -254,19 +287,27 @@ impl Array {
         f(converted.view())
     }
 
-    /// The elements in C order as `T`.
+    /// The elements in C order as `T` (from a gpu array: one counted device→host copy).
     pub fn to_vec<T: CpuElement>(&self) -> Vec<T> {
         with_dtype!(self.dtype(), S => self.with_view::<S, _>(|v| cpu::to_vec_as::<S, T>(v)))
     }
 
     pub fn astype(&self, dtype: DType) -> Result<Array> {
+        if self.device() == Device::Gpu {
+            return on_gpu::converted(self, dtype);
+        }
         check_allocation(self.size(), dtype)?;
         Ok(with_dtype!(dtype, T => Array::from_vec(self.to_vec::<T>(), self.shape().to_vec())))
     }
 
     /// A fresh C-ordered copy on the same device.
-    pub fn copy(&self) -> Array {
-        with_dtype!(self.dtype(), T => Array::from_vec(self.to_vec::<T>(), self.shape().to_vec()))
+    pub fn copy(&self) -> Result<Array> {
+        if self.device() == Device::Gpu {
+            return on_gpu::converted(self, self.dtype());
+        }
+        Ok(
+            with_dtype!(self.dtype(), T => Array::from_vec(self.to_vec::<T>(), self.shape().to_vec())),
+        )
     }
 
     /// The single element of a size-1 array, read to the host.
@@ -278,24 +319,29 @@ impl Array {
             )));
         }
         let index = vec![0; self.ndim()];
-        Ok(self.element(&index))
+        self.element(&index)
     }
 
-    /// One element (indices already checked), read to the host.
-    pub fn element(&self, index: &[usize]) -> Scalar {
+    /// One element (indices already checked), read to the host: from a gpu array, one counted
+    /// device→host copy of its bytes.
+    pub fn element(&self, index: &[usize]) -> Result<Scalar> {
         let offset = self.layout.element_offset(index);
-        with_dtype!(self.dtype(), T => {
-            let buffer = T::buffer(self.cpu_buffer()).expect("dtype matches its buffer");
-            let value = buffer.borrow()[offset];
-            Scalar::of(value)
-        })
+        match &self.storage {
+            Storage::Cpu(b) => Ok(with_dtype!(self.dtype(), T => {
+                let buffer = T::buffer(b).expect("dtype matches its buffer");
+                let value = buffer.borrow()[offset];
+                Scalar::of(value)
+            })),
+            Storage::Gpu(g) => on_gpu::element(g, offset),
+        }
     }
 
     /// A copy on `device`: one counted transfer when the device changes.
     pub fn to_device(&self, device: Device) -> Result<Array> {
         match (self.device(), device) {
-            (Device::Cpu, Device::Cpu) => Ok(self.clone()),
-            (_, Device::Gpu) | (Device::Gpu, _) => gpu::availability().map(|_| unreachable!()),
+            (Device::Cpu, Device::Cpu) | (Device::Gpu, Device::Gpu) => Ok(self.clone()),
+            (Device::Cpu, Device::Gpu) => on_gpu::upload(self),
+            (Device::Gpu, Device::Cpu) => on_gpu::download(self),
         }
     }
 }

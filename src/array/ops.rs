@@ -2,8 +2,9 @@
 
 use super::dtype::DType;
 use super::layout::{broadcast_shapes, shape_text};
-use super::{Array, Scalar};
+use super::{on_gpu, Array, Scalar};
 use crate::device::cpu::{self, CpuElement};
+use crate::device::Device;
 use crate::error::{device_error, type_error, Error, ErrorKind, Result};
 use crate::syntax::ast::BinOp;
 use crate::with_dtype;
@@ -207,6 +208,9 @@ pub fn binary_into_temporary(
 pub fn binary(op: BinOp, a: Operand, b: Operand) -> Result<Array> {
     check_same_device(&a, &b)?;
     let dtype = result_dtype(&a, &b);
+    if on_gpu::involved(&[&a, &b]) {
+        return binary_on_gpu(op, dtype, a, b);
+    }
     if op.is_comparison() {
         return with_dtype!(dtype, T => compare::<T>(op, a, b));
     }
@@ -222,9 +226,7 @@ pub fn binary(op: BinOp, a: Operand, b: Operand) -> Result<Array> {
         }
         (BinOp::Add, DType::Bool) => zip_operands::<bool, bool>(a, b, |x, y| x | y),
         (BinOp::Mul, DType::Bool) => zip_operands::<bool, bool>(a, b, |x, y| x & y),
-        (BinOp::Sub, DType::Bool) => Err(type_error(
-            "subtraction is not supported for bool arrays; use x != y (exclusive or) or astype(x, i64)",
-        )),
+        (BinOp::Sub, DType::Bool) => Err(bool_subtraction()),
         (_, DType::Bool) => binary(op, Operand::Array(&to_i64(a)?), b),
         (BinOp::Mod, DType::I64) if contains_zero(&b) => Err(zero_division(op)),
         (BinOp::Pow, DType::I64) if has_negative(&b) => Err(Error::new(
@@ -235,6 +237,37 @@ pub fn binary(op: BinOp, a: Operand, b: Operand) -> Result<Array> {
         (_, DType::F32) => arith::<f32>(op, a, b),
         (_, DType::I64) => arith::<i64>(op, a, b),
     }
+}
+
+/// The gpu half of `binary`: the same dtype rules and errors, with the checks that would need a
+/// device→host copy (an integer array divisor containing zero) left to the kernels, which give
+/// NumPy's values (0) as CuPy does.
+fn binary_on_gpu(op: BinOp, dtype: DType, a: Operand, b: Operand) -> Result<Array> {
+    let scalar_zero = matches!(b, Operand::Scalar(s) if s.as_f64() == 0.0);
+    let scalar_negative = matches!(b, Operand::Scalar(s) if s.as_f64() < 0.0);
+    let (compute, out) = match (op, dtype) {
+        _ if op.is_comparison() => (dtype, DType::Bool),
+        (BinOp::Div, DType::I64 | DType::Bool) if scalar_zero => return Err(zero_division(op)),
+        (BinOp::Div, _) => (dtype.to_float(), dtype.to_float()),
+        (BinOp::Add | BinOp::Mul, DType::Bool) => (DType::Bool, DType::Bool),
+        (BinOp::Sub, DType::Bool) => return Err(bool_subtraction()),
+        (BinOp::Mod, DType::I64 | DType::Bool) if scalar_zero => return Err(zero_division(op)),
+        (BinOp::Pow, DType::I64 | DType::Bool) if scalar_negative => {
+            return Err(Error::new(
+                ErrorKind::Value,
+                "integers to negative integer powers are not allowed",
+            ))
+        }
+        (_, DType::Bool) => (DType::I64, DType::I64),
+        _ => (dtype, dtype),
+    };
+    on_gpu::binary(op, compute, out, a, b)
+}
+
+fn bool_subtraction() -> Error {
+    type_error(
+        "subtraction is not supported for bool arrays; use x != y (exclusive or) or astype(x, i64)",
+    )
 }
 
 fn to_i64(operand: Operand) -> Result<Array> {
@@ -300,8 +333,9 @@ pub fn binary_in_place(op: BinOp, target: &Array, value: Operand) -> Result<()> 
         )));
     }
     if let Operand::Array(v) = value {
-        if v.shares_buffer(target) {
-            return binary_in_place(op, target, Operand::Array(&v.copy()));
+        // `x *= x` reads each element before writing it; only other overlaps need a copy.
+        if v.shares_buffer(target) && v.layout() != target.layout() {
+            return binary_in_place(op, target, Operand::Array(&v.copy()?));
         }
         broadcast_shapes(v.shape(), target.shape())
             .ok()
@@ -313,6 +347,9 @@ pub fn binary_in_place(op: BinOp, target: &Array, value: Operand) -> Result<()> 
                     shape_text(target.shape())
                 ))
             })?;
+    }
+    if target.device() == Device::Gpu {
+        return on_gpu::binary_in_place(op, target, value);
     }
     match (op, dtype) {
         (BinOp::Add, DType::Bool) => assign_with::<bool>(target, value, |x, y| x | y),
@@ -358,9 +395,12 @@ fn assign_with<T: CpuElement>(
 pub fn assign(target: &Array, value: Operand) -> Result<()> {
     check_same_device(&Operand::Array(target), &value)?;
     if let Operand::Array(v) = value {
-        if v.shares_buffer(target) {
-            return assign(target, Operand::Array(&v.copy()));
+        if v.shares_buffer(target) && v.layout() != target.layout() {
+            return assign(target, Operand::Array(&v.copy()?));
         }
+    }
+    if target.device() == Device::Gpu {
+        return on_gpu::assign(target, value);
     }
     with_dtype!(target.dtype(), T => assign_with::<T>(target, value, |_, y| y))
 }
@@ -390,6 +430,9 @@ pub enum UnaryFn {
 
 pub fn unary(f: UnaryFn, a: &Array) -> Result<Array> {
     let dtype = a.dtype();
+    if a.device() == Device::Gpu {
+        return unary_on_gpu(f, a);
+    }
     match f {
         UnaryFn::Not => Ok(Array::from_ndarray(
             a.with_view_as::<bool, _>(|v| cpu::map(v, |x| !x)),
@@ -399,7 +442,7 @@ pub fn unary(f: UnaryFn, a: &Array) -> Result<Array> {
         }
         UnaryFn::IsNan => float_pred(a, |x: f64| x.is_nan()),
         UnaryFn::IsInf => float_pred(a, |x: f64| x.is_infinite()),
-        UnaryFn::Floor | UnaryFn::Ceil | UnaryFn::Round if !dtype.is_float() => Ok(a.copy()),
+        UnaryFn::Floor | UnaryFn::Ceil | UnaryFn::Round if !dtype.is_float() => a.copy(),
         UnaryFn::Neg if dtype == DType::Bool => Err(type_error(
             "the unary - is not supported for bool arrays; use not(x)",
         )),
@@ -430,6 +473,52 @@ pub fn unary(f: UnaryFn, a: &Array) -> Result<Array> {
                 })))
             }
         },
+    }
+}
+
+fn unary_code(f: UnaryFn) -> i32 {
+    use crate::device::gpu::abi::unary as code;
+    match f {
+        UnaryFn::Neg => code::NEG,
+        UnaryFn::Abs => code::ABS,
+        UnaryFn::Sqrt => code::SQRT,
+        UnaryFn::Exp => code::EXP,
+        UnaryFn::Log => code::LOG,
+        UnaryFn::Log2 => code::LOG2,
+        UnaryFn::Log10 => code::LOG10,
+        UnaryFn::Sin => code::SIN,
+        UnaryFn::Cos => code::COS,
+        UnaryFn::Tan => code::TAN,
+        UnaryFn::Tanh => code::TANH,
+        UnaryFn::Floor => code::FLOOR,
+        UnaryFn::Ceil => code::CEIL,
+        UnaryFn::Round => code::ROUND,
+        UnaryFn::Sign => code::SIGN,
+        UnaryFn::IsNan => code::ISNAN,
+        UnaryFn::IsInf => code::ISINF,
+        UnaryFn::Not => code::NOT,
+    }
+}
+
+/// The gpu half of `unary`, with the same result dtypes.
+fn unary_on_gpu(f: UnaryFn, a: &Array) -> Result<Array> {
+    let dtype = a.dtype();
+    let code = unary_code(f);
+    match f {
+        UnaryFn::Not => on_gpu::unary(code, DType::Bool, DType::Bool, a),
+        UnaryFn::IsNan | UnaryFn::IsInf if !dtype.is_float() => {
+            Array::full(a.shape(), Scalar::Bool(false), DType::Bool, a.device())
+        }
+        UnaryFn::IsNan | UnaryFn::IsInf => on_gpu::unary(code, dtype, DType::Bool, a),
+        UnaryFn::Floor | UnaryFn::Ceil | UnaryFn::Round if !dtype.is_float() => a.copy(),
+        UnaryFn::Neg if dtype == DType::Bool => Err(type_error(
+            "the unary - is not supported for bool arrays; use not(x)",
+        )),
+        UnaryFn::Abs if dtype == DType::Bool => a.copy(),
+        UnaryFn::Neg | UnaryFn::Abs | UnaryFn::Sign if !dtype.is_float() => {
+            on_gpu::unary(code, DType::I64, DType::I64, a)
+        }
+        _ => on_gpu::unary(code, dtype.to_float(), dtype.to_float(), a),
     }
 }
 
@@ -490,6 +579,9 @@ pub fn where_(cond: &Array, a: Operand, b: Operand) -> Result<Array> {
         &broadcast_shapes(cond.shape(), &shape_of(&a))?,
         &shape_of(&b),
     )?;
+    if cond.device() == Device::Gpu {
+        return on_gpu::where_(cond, a, b, dtype, &shape);
+    }
     let expand = |o: Operand| -> Result<Array> {
         match o {
             Operand::Array(x) => x
@@ -514,6 +606,9 @@ pub fn where_(cond: &Array, a: Operand, b: Operand) -> Result<Array> {
 pub fn extremum(a: Operand, b: Operand, is_max: bool) -> Result<Array> {
     check_same_device(&a, &b)?;
     let dtype = result_dtype(&a, &b);
+    if on_gpu::involved(&[&a, &b]) {
+        return on_gpu::extremum(dtype, a, b, is_max);
+    }
     with_dtype!(dtype, T => zip_operands::<T, T>(a, b, move |x, y| {
         #[allow(clippy::eq_op)]
         let (x_nan, y_nan) = (x != x, y != y);

@@ -5,6 +5,7 @@ use ndarray::{ArrayViewD, Axis};
 use super::dtype::DType;
 use super::{Array, Scalar};
 use crate::device::cpu::sum::numpy_sum;
+use crate::device::Device;
 use crate::error::{value_error, Result};
 use crate::with_dtype;
 
@@ -41,7 +42,7 @@ impl Reduction {
     }
 
     /// The dtype of the result for an input of `dtype` (NumPy's).
-    fn result_dtype(self, dtype: DType) -> DType {
+    pub fn result_dtype(self, dtype: DType) -> DType {
         match self {
             Reduction::Sum | Reduction::Prod => match dtype {
                 DType::Bool | DType::I64 => DType::I64,
@@ -189,6 +190,13 @@ fn is_integer(dtype: DType) -> bool {
 /// A full reduction to a host scalar.
 pub fn reduce_all(r: Reduction, a: &Array) -> Result<Scalar> {
     let dtype = a.dtype();
+    if a.device() == Device::Gpu && a.size() > 0 {
+        // Reduced on the device; the one value comes back in one counted copy.
+        return super::on_gpu::reduce_all(r, a, r.result_dtype(dtype))?.element(&[]);
+    }
+    if a.device() == Device::Gpu {
+        return reduce_all(r, &a.to_device(Device::Cpu)?);
+    }
     if is_integer(dtype) {
         let ints = a.to_vec::<i64>();
         let floats: Vec<f64> = ints.iter().map(|&x| x as f64).collect();
@@ -221,6 +229,21 @@ pub fn normalize_axis(axis: i64, ndim: usize) -> Result<usize> {
 pub fn reduce_axis(r: Reduction, a: &Array, axis: i64) -> Result<Array> {
     let axis = Axis(normalize_axis(axis, a.ndim())?);
     let dtype = a.dtype();
+    if a.device() == Device::Gpu {
+        let lanes_empty = a.shape()[axis.index()] == 0;
+        if lanes_empty
+            && a.size() == 0
+            && !matches!(
+                r,
+                Reduction::Sum | Reduction::Prod | Reduction::Any | Reduction::All
+            )
+        {
+            // The cpu path gives the error (or NaN) NumPy gives for empty lanes; no data moves.
+            return reduce_axis(r, &a.to_device(Device::Cpu)?, axis.index() as i64)?
+                .to_device(Device::Gpu);
+        }
+        return super::on_gpu::reduce_axis(r, a, axis.index(), r.result_dtype(dtype));
+    }
     let out_dtype = r.result_dtype(dtype);
     let integer = is_integer(dtype);
     let results: Result<Vec<Scalar>> = a.with_view_as::<f64, _>(|floats| {
@@ -253,8 +276,11 @@ pub fn reduce_axis(r: Reduction, a: &Array, axis: i64) -> Result<Array> {
 pub fn cumsum(a: &Array, axis: Option<i64>) -> Result<Array> {
     let (a, axis) = match axis {
         Some(ax) => (a.clone(), normalize_axis(ax, a.ndim())?),
-        None => (super::shape::ravel(a), 0),
+        None => (super::shape::ravel(a)?, 0),
     };
+    if a.device() == Device::Gpu {
+        return super::on_gpu::cumsum(&a, axis, Reduction::Sum.result_dtype(a.dtype()));
+    }
     match Reduction::Sum.result_dtype(a.dtype()) {
         DType::F64 => Ok(running_sum::<f64>(&a, axis)),
         DType::F32 => Ok(running_sum::<f32>(&a, axis)),

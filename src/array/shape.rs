@@ -46,7 +46,7 @@ pub fn reshape(a: &Array, shape: &[i64]) -> Result<Array> {
     let base = if a.layout().is_contiguous() {
         a.clone()
     } else {
-        a.copy()
+        a.copy()?
     };
     Ok(base.with_layout(super::layout::Layout {
         offset: base.layout().offset,
@@ -54,8 +54,8 @@ pub fn reshape(a: &Array, shape: &[i64]) -> Result<Array> {
     }))
 }
 
-pub fn ravel(a: &Array) -> Array {
-    reshape(a, &[-1]).expect("a flat shape always fits")
+pub fn ravel(a: &Array) -> Result<Array> {
+    reshape(a, &[-1])
 }
 
 /// Reverses the axes: a view.
@@ -101,6 +101,9 @@ pub fn concatenate(arrays: &[Array], axis: i64) -> Result<Array> {
         }
     }
     let dtype = arrays.iter().map(|a| a.dtype()).max().unwrap();
+    if arrays[0].device() == crate::device::Device::Gpu {
+        return super::on_gpu::concatenate(arrays, axis, dtype);
+    }
     with_dtype!(dtype, T => {
         let owned: Vec<ndarray::ArrayD<T>> = arrays.iter().map(|a| a.with_view_as::<T, _>(|v| v.to_owned())).collect();
         let views: Vec<_> = owned.iter().map(|a| a.view()).collect();

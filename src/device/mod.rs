@@ -28,6 +28,7 @@ impl fmt::Display for Device {
 }
 
 /// Waits until every device has finished the work queued so far (the cpu never queues any).
-pub fn synchronize() {
-    gpu::synchronize();
+/// An error here is a failure of earlier gpu work (a kernel fault), reported when it surfaces.
+pub fn synchronize() -> crate::error::Result<()> {
+    gpu::synchronize()
 }

@@ -309,7 +309,11 @@ fn unary_builtin(interp: &mut Interpreter, args: &Args, f: UnaryFn) -> Result<Va
             ))
         });
     }
-    let x = array_arg(interp, input)?;
+    // Host numbers stay on the host: `sqrt(2)` is no device round trip.
+    let x = match is_array_input(input) {
+        true => array_arg(interp, input)?,
+        false => convert::to_array(interp, input, Some(Device::Cpu))?,
+    };
     scalar_or_array(is_array_input(input), ops::unary(f, &x)?)
 }
 
@@ -361,9 +365,16 @@ fn random_builtin(interp: &mut Interpreter, args: &Args, normal: bool) -> Result
         .transpose()?
         .unwrap_or(DType::F64);
     let device = device_or_default(interp, args, 2)?;
+    if !dtype.is_float() {
+        return Err(type_error(format!(
+            "random floats need dtype f64 or f32, not {dtype}"
+        )));
+    }
+    if device == Device::Gpu {
+        return array::on_gpu::random(&shape, dtype, normal).map(Value::array);
+    }
     let size = array::shape_size(&shape)?;
     array::check_allocation(size, dtype)?;
-    Array::full(&[], Scalar::Int(0), dtype, device)?;
     let host = match dtype {
         DType::F32 => {
             let mut data = vec![0f32; size];
@@ -400,6 +411,14 @@ fn randint(interp: &mut Interpreter, args: Args) -> Result<Value> {
         Some(s) => (shape_arg(s)?, false),
         None => (vec![], true),
     };
+    if device == Device::Gpu && !scalar {
+        if high <= low {
+            return Err(value_error(format!(
+                "randint: low >= high (low = {low}, high = {high})"
+            )));
+        }
+        return array::on_gpu::randint(&shape, low, high).map(Value::array);
+    }
     let size = array::shape_size(&shape)?;
     array::check_allocation(size, DType::I64)?;
     let mut data = vec![0i64; size];
@@ -624,6 +643,7 @@ fn clock(_: &mut Interpreter, _: Args) -> Result<Value> {
 }
 
 fn sync(_: &mut Interpreter, _: Args) -> Result<Value> {
+    crate::device::synchronize()?;
     Ok(Value::None)
 }
 
@@ -751,7 +771,11 @@ static BUILTINS: &[Builtin] = &[
     builtin!("eye", ["n", "dtype=", "device="], "The n×n identity matrix.", "eye(3)", eye),
     builtin!("array", ["values", "dtype=", "device="], "An array from a list (or a copy of an array) on a device.", "array([[1, 2], [3, 4]], dtype=f32)", |i, a| {
         let device = a.get(2).map(device_arg).transpose()?;
-        let mut x = convert::to_array(i, a.required(0), device)?;
+        let mut x = match (a.required(0), device) {
+            // A copy, as NumPy's array(x) is: never a view of x.
+            (Value::Array(x), device) => x.to_device(device.unwrap_or(x.device()))?.copy()?,
+            (values, device) => convert::to_array(i, values, device)?,
+        };
         if let Some(d) = a.get(1) {
             x = x.astype(dtype_arg(d)?)?;
         }
@@ -763,6 +787,7 @@ static BUILTINS: &[Builtin] = &[
     builtin!("seed", ["n"], "Seeds the session's random generator: the same seed gives the same numbers.", "seed(42)", |i, a| {
         let n = count_arg(a.required(0), "seed")?;
         i.rng.seed(n as u64);
+        crate::device::gpu::random::seed(n as u64)?;
         Ok(Value::None)
     }),
     unary!("abs", Abs, "Absolute value, elementwise.", "abs([-1, 2])"),
@@ -809,7 +834,7 @@ static BUILTINS: &[Builtin] = &[
         array::shape::reshape(&x, &dims).map(Value::array)
     }),
     builtin!("ravel", ["x"], "The elements of x as a 1-d array.", "ravel([[1, 2], [3, 4]])", |i, a| {
-        Ok(Value::array(array::shape::ravel(&array_arg(i, a.required(0))?)))
+        array::shape::ravel(&array_arg(i, a.required(0))?).map(Value::array)
     }),
     builtin!("transpose", ["x"], "x with its axes reversed (a view; also x.T).", "transpose([[1, 2], [3, 4]])", |i, a| {
         Ok(Value::array(array::shape::transpose(&array_arg(i, a.required(0))?)))

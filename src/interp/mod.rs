@@ -67,6 +67,10 @@ pub struct Interpreter {
     /// `:time on` / `--time`: a report line after each top-level statement.
     pub timing: bool,
     pub scalar_mode: ScalarMode,
+    /// Whether the scalar guard has warned this session (it warns once).
+    scalar_warned: bool,
+    /// The statement running now, for messages that name the line.
+    statement: Option<Span>,
     out: Box<dyn Write>,
     /// Where reports (`:time` lines, tables) go: stderr, or a buffer in tests.
     err: Box<dyn Write>,
@@ -134,6 +138,8 @@ impl Interpreter {
             color: false,
             timing: false,
             scalar_mode: ScalarMode::Warn,
+            scalar_warned: false,
+            statement: None,
             out,
             err,
             profiler: None,
@@ -210,13 +216,18 @@ impl Interpreter {
             if self.quit_requested {
                 break;
             }
+            let timed = self.timing && !matches!(stmt.kind, StmtKind::Command { .. });
+            if timed {
+                crate::device::gpu::begin_measure();
+            }
             let start = Instant::now();
             let counters = crate::stats::session();
             self.run_top_level(stmt, &mut frame, echo)?;
-            if self.timing && !matches!(stmt.kind, StmtKind::Command { .. }) {
+            if timed {
                 let returned = start.elapsed().as_secs_f64();
-                crate::device::synchronize();
+                crate::device::synchronize()?;
                 let wall = start.elapsed().as_secs_f64();
+                crate::stats::record_device_time(crate::device::gpu::end_measure());
                 let line =
                     crate::report::time_line(wall, returned, &(crate::stats::session() - counters));
                 self.write_err(&format!("{line}\n"));
@@ -309,8 +320,9 @@ impl Interpreter {
         if let Some(p) = self.profiler.as_mut() {
             p.enter();
         }
-        let result = self.exec_statement(stmt, frame);
-        crate::device::synchronize();
+        let result = self
+            .exec_statement(stmt, frame)
+            .and_then(|flow| crate::device::synchronize().map(|_| flow));
         let line = self.sources.line_of(stmt.span);
         if let Some(p) = self.profiler.as_mut() {
             p.exit(stmt.span.source, line);
@@ -319,6 +331,7 @@ impl Interpreter {
     }
 
     fn exec_statement(&mut self, stmt: &Stmt, frame: &mut Frame) -> Result<Flow> {
+        self.statement = Some(stmt.span);
         match &stmt.kind {
             StmtKind::Expr(e) => {
                 self.eval(e, frame)?;
@@ -569,7 +582,10 @@ impl Interpreter {
                     ))
                     .at(target.name.span));
                 };
-                let subs = self.subscripts(subscripts, frame)?;
+                let subs = self.subscripts(subscripts, a.device(), frame)?;
+                if a.device() == Device::Gpu && reads_one_element(&a, &subs) {
+                    self.scalar_guard()?;
+                }
                 let new_value = match op {
                     None => rhs,
                     Some(op) => {
@@ -583,9 +599,11 @@ impl Interpreter {
         }
     }
 
+    /// Evaluated subscripts; index lists become arrays on `device` (the indexed array's).
     fn subscripts(
         &mut self,
         subs: &[Subscript],
+        device: Device,
         frame: &mut Frame,
     ) -> Result<Vec<index::Subscript>> {
         use crate::array::layout::AxisIndex;
@@ -594,7 +612,8 @@ impl Interpreter {
             out.push(match sub {
                 Subscript::Index(e) => {
                     let v = self.eval(e, frame)?;
-                    self.subscript_value(v).map_err(|er| er.at(e.span))?
+                    self.subscript_value(v, device)
+                        .map_err(|er| er.at(e.span))?
                 }
                 Subscript::Slice { start, stop, step } => {
                     let mut part = |p: &Option<Expr>| -> Result<Option<i64>> {
@@ -623,22 +642,67 @@ impl Interpreter {
     }
 
     /// One evaluated `[...]` entry: a position, or an index array (mask or gather).
-    fn subscript_value(&mut self, v: Value) -> Result<index::Subscript> {
+    fn subscript_value(&mut self, v: Value, device: Device) -> Result<index::Subscript> {
         use crate::array::layout::AxisIndex;
         Ok(match v {
             Value::Array(a) if a.ndim() > 0 || a.dtype() == crate::array::dtype::DType::Bool => {
                 index::Subscript::Array((*a).clone())
             }
-            Value::List(_) => index::Subscript::Array(convert::to_array(self, &v, None)?),
+            Value::List(_) => index::Subscript::Array(convert::to_array(self, &v, Some(device))?),
             other => index::Subscript::Basic(AxisIndex::At(convert::index_int(&other)?)),
         })
     }
 
     fn index_value(&mut self, a: &Array, subs: &[index::Subscript]) -> Result<Value> {
+        if a.device() == Device::Gpu && reads_one_element(a, subs) {
+            self.scalar_guard()?;
+        }
         Ok(match index::get(a, subs)? {
             Selection::Scalar(s) => Value::from_scalar(s),
             Selection::Array(a) => Value::array(a),
         })
+    }
+
+    /// The scalar guard (LANGUAGE.md §5): an element of a gpu array is about to be read or
+    /// written on its own, one device↔host copy.
+    fn scalar_guard(&mut self) -> Result<()> {
+        const FIX: &str =
+            "each element is a separate device→host copy; move the array once with to(x, cpu)";
+        match self.scalar_mode {
+            ScalarMode::Allow => Ok(()),
+            ScalarMode::Error => Err(Error::new(
+                ErrorKind::Device,
+                format!("scalar indexing of a gpu array is disallowed (:scalar error): {FIX}"),
+            )),
+            ScalarMode::Warn if self.scalar_warned => Ok(()),
+            ScalarMode::Warn => {
+                self.scalar_warned = true;
+                let place = self.statement.map_or(String::new(), |span| {
+                    let line = self.sources.line_of(span);
+                    let name = self
+                        .sources
+                        .get(span.source)
+                        .map_or("", |s| s.name.as_str());
+                    let text = self
+                        .sources
+                        .line_text(span.source, line)
+                        .unwrap_or("")
+                        .trim();
+                    format!("{name}:{line}: `{text}`: ")
+                });
+                let text = format!(
+                    "warning: {place}reads one element of a gpu array: {FIX} (shown once; :scalar allow hides it, :scalar error forbids it)\n"
+                );
+                let text = if self.color {
+                    use colored::Colorize;
+                    text.yellow().to_string()
+                } else {
+                    text
+                };
+                self.write_err(&text);
+                Ok(())
+            }
+        }
     }
 
     fn eval(&mut self, expr: &Expr, frame: &mut Frame) -> Result<Value> {
@@ -745,12 +809,17 @@ impl Interpreter {
                     let i = self.eval(e, frame)?;
                     if let (Value::Int(i), 1) = (&i, a.ndim()) {
                         let position = crate::array::layout::normalize_index(*i, a.shape()[0], 0)?;
-                        return Ok(Value::from_scalar(a.element(&[position])));
+                        if a.device() == Device::Gpu {
+                            self.scalar_guard()?;
+                        }
+                        return Ok(Value::from_scalar(a.element(&[position])?));
                     }
-                    let subs = [self.subscript_value(i).map_err(|er| er.at(e.span))?];
+                    let subs = [self
+                        .subscript_value(i, a.device())
+                        .map_err(|er| er.at(e.span))?];
                     return self.index_value(&a, &subs);
                 }
-                let subs = self.subscripts(subscripts, frame)?;
+                let subs = self.subscripts(subscripts, a.device(), frame)?;
                 self.index_value(&a, &subs)
             }
             Value::Str(_) | Value::List(_) | Value::Tuple(_) | Value::Range { .. } => {
@@ -937,4 +1006,13 @@ impl Interpreter {
     pub fn builtin(&self, name: &str) -> Option<&'static Builtin> {
         builtins::find(name)
     }
+}
+
+/// True when `subs` name one position on every axis of `a`: one element, read or written alone.
+fn reads_one_element(a: &Array, subs: &[index::Subscript]) -> bool {
+    use crate::array::layout::AxisIndex;
+    subs.len() == a.ndim()
+        && subs
+            .iter()
+            .all(|s| matches!(s, index::Subscript::Basic(AxisIndex::At(_))))
 }

@@ -170,7 +170,7 @@ pub fn bench(interp: &mut Interpreter, statement: &str) -> Result<()> {
     let time_one = |interp: &mut Interpreter| -> Result<f64> {
         let start = Instant::now();
         interp.run_program(&program, false)?;
-        device::synchronize();
+        device::synchronize()?;
         Ok(start.elapsed().as_secs_f64())
     };
     let timing = std::mem::replace(&mut interp.timing, false);

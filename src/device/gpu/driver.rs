@@ -1,0 +1,218 @@
+//! The CUDA context of this thread: created on first use (so cpu-only sessions never pay for it),
+//! with the libraries probed first, because cudarc panics when a library it loads is missing.
+//! All work goes to the legacy default stream, so a plain `cuMemcpyDtoH` is ordered after every
+//! kernel queued before it.
+
+use std::cell::{Cell, OnceCell, RefCell};
+use std::ffi::c_void;
+
+use cudarc::driver::{result as cu, sys};
+
+use crate::error::{device_error, Error, Result};
+
+/// One GPU and what this process made on it. Leaked on creation: it lives as long as the thread,
+/// and every buffer holds a `&'static Gpu` to free itself.
+pub struct Gpu {
+    pub name: String,
+    pub compute_capability: (i32, i32),
+    pub multiprocessors: u32,
+    pub total_memory: usize,
+    pub driver_version: i32,
+    pub(super) stream: sys::CUstream,
+    pub(super) pool: sys::CUmemoryPool,
+    pub(super) modules: RefCell<Option<super::modules::Modules>>,
+    pub(super) blas: Cell<Option<cudarc::cublas::sys::cublasHandle_t>>,
+    pub(super) rng: Cell<Option<cudarc::curand::sys::curandGenerator_t>>,
+    pub(super) staging: RefCell<Option<super::memory::Staging>>,
+    pub(super) scratch: Cell<*mut u8>,
+    pub(super) events: (sys::CUevent, sys::CUevent),
+}
+
+/// Device-time measurement: armed by `begin_measure` (even before the gpu is first used),
+/// started by the first work queued after it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Measure {
+    Off,
+    Armed,
+    Started,
+}
+
+thread_local! {
+    static GPU: OnceCell<std::result::Result<&'static Gpu, Error>> = const { OnceCell::new() };
+    static MEASURE: Cell<Measure> = const { Cell::new(Measure::Off) };
+}
+
+/// Starts measuring device time: from the first gpu work queued from now on.
+pub fn begin_measure() {
+    MEASURE.with(|m| m.set(Measure::Armed));
+}
+
+/// Ends a measurement begun with `begin_measure`: the device time from the first work queued
+/// since then until all of it finished (waiting for it). Zero when no gpu work was queued.
+pub fn end_measure() -> f64 {
+    let running = MEASURE.with(|m| m.replace(Measure::Off)) == Measure::Started;
+    match running.then(started).flatten() {
+        Some(gpu) => gpu.elapsed_since_start(),
+        None => 0.0,
+    }
+}
+
+/// The gpu of this thread, created on first call; an error says why there is none.
+pub fn gpu() -> Result<&'static Gpu> {
+    GPU.with(|cell| cell.get_or_init(create).clone())
+}
+
+/// The gpu if this thread has already created it (never creates one).
+pub fn started() -> Option<&'static Gpu> {
+    GPU.with(|cell| cell.get().and_then(|r| r.as_ref().ok().copied()))
+}
+
+/// The name of a missing CUDA library, if one is.
+fn missing_library() -> Option<&'static str> {
+    // SAFETY: these only try to open the shared libraries.
+    unsafe {
+        if !sys::is_culib_present() {
+            return Some("libcuda.so");
+        }
+        if !cudarc::nvrtc::sys::is_culib_present() {
+            return Some("libnvrtc.so (NVRTC, which compiles arrsh's kernels)");
+        }
+    }
+    None
+}
+
+pub(super) fn driver_error(what: &str, e: cu::DriverError) -> Error {
+    let text = e
+        .error_string()
+        .ok()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| format!("{:?}", e.0));
+    device_error(format!("{what}: {text}"))
+}
+
+fn create() -> std::result::Result<&'static Gpu, Error> {
+    if let Some(library) = missing_library() {
+        return Err(device_error(format!("no gpu: {library} not found")));
+    }
+    cu::init().map_err(|e| driver_error("no gpu: the CUDA driver failed to start", e))?;
+    let count = cu::device::get_count().map_err(|e| driver_error("no gpu", e))?;
+    if count < 1 {
+        return Err(device_error("no gpu: no CUDA device"));
+    }
+    let device = cu::device::get(0).map_err(|e| driver_error("no gpu", e))?;
+    // SAFETY: `device` is a valid ordinal; the primary context is retained for the process.
+    unsafe {
+        let context = cu::primary_ctx::retain(device)
+            .map_err(|e| driver_error("no gpu: cannot create a CUDA context", e))?;
+        cu::ctx::set_current(context).map_err(|e| driver_error("no gpu", e))?;
+        let attribute = |a| cu::device::get_attribute(device, a).unwrap_or(0);
+        let compute_capability = (
+            attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
+            attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR),
+        );
+        let multiprocessors =
+            attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).max(1)
+                as u32;
+        let pool = cu::device::get_default_mem_pool(device)
+            .map_err(|e| driver_error("no gpu: no stream-ordered memory pool", e))?;
+        // Keep freed memory in the pool instead of returning it to the driver at each
+        // synchronization, so small operations do not pay for cudaMalloc/cudaFree.
+        let mut keep_all = u64::MAX;
+        cu::mem_pool::set_attribute(
+            pool,
+            sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+            &mut keep_all as *mut u64 as *mut c_void,
+        )
+        .map_err(|e| driver_error("no gpu", e))?;
+        let mut driver_version = 0;
+        sys::cuDriverGetVersion(&mut driver_version);
+        let event = || {
+            cu::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT)
+                .map_err(|e| driver_error("no gpu", e))
+        };
+        let gpu = Gpu {
+            name: cu::device::get_name(device).unwrap_or_else(|_| "CUDA device".into()),
+            compute_capability,
+            multiprocessors,
+            total_memory: cu::device::total_mem(device).unwrap_or(0),
+            driver_version,
+            stream: std::ptr::null_mut(),
+            pool,
+            modules: RefCell::new(None),
+            blas: Cell::new(None),
+            rng: Cell::new(None),
+            staging: RefCell::new(None),
+            scratch: Cell::new(std::ptr::null_mut()),
+            events: (event()?, event()?),
+        };
+        Ok(Box::leak(Box::new(gpu)))
+    }
+}
+
+impl Gpu {
+    /// Waits for all queued work. Counted as one synchronization.
+    pub fn synchronize(&self) -> Result<()> {
+        crate::stats::record_sync();
+        // SAFETY: the legacy stream of this thread's current context.
+        unsafe { cu::stream::synchronize(self.stream) }
+            .map_err(|e| driver_error("the gpu failed while finishing queued work", e))
+    }
+
+    /// Free and total device memory, in bytes.
+    pub fn memory_info(&self) -> (usize, usize) {
+        cu::mem_get_info().unwrap_or((0, self.total_memory))
+    }
+
+    /// Called before queuing work: starts the device-time span if a measurement is armed.
+    pub(super) fn note_work(&self) {
+        if MEASURE.with(Cell::get) == Measure::Armed {
+            // SAFETY: the event was created on this context.
+            if unsafe { cu::event::record(self.events.0, self.stream) }.is_ok() {
+                MEASURE.with(|m| m.set(Measure::Started));
+            }
+        }
+    }
+
+    /// A kernel is about to be queued: counted, and noted for device time.
+    pub(super) fn note_launch(&self) {
+        self.note_work();
+        crate::stats::record_kernel();
+    }
+
+    /// Seconds from the start event to now, once the queued work has finished.
+    fn elapsed_since_start(&self) -> f64 {
+        // SAFETY: both events belong to this context; the first was recorded.
+        unsafe {
+            if cu::event::record(self.events.1, self.stream).is_err()
+                || cu::event::synchronize(self.events.1).is_err()
+            {
+                return 0.0;
+            }
+            cu::event::elapsed(self.events.0, self.events.1)
+                .map(|ms| ms as f64 / 1e3)
+                .unwrap_or(0.0)
+        }
+    }
+
+    /// The error a failed launch or library call leaves, with the device's own text.
+    pub(super) fn check(
+        &self,
+        what: &str,
+        result: std::result::Result<(), cu::DriverError>,
+    ) -> Result<()> {
+        result.map_err(|e| driver_error(what, e))
+    }
+
+    /// The compute capability as NVRTC's architecture name, e.g. `sm_90`.
+    pub fn arch(&self) -> String {
+        format!(
+            "sm_{}{}",
+            self.compute_capability.0, self.compute_capability.1
+        )
+    }
+
+    /// CUDA's version text for a version number such as 13000.
+    pub fn version_text(version: i32) -> String {
+        format!("{}.{}", version / 1000, (version % 1000) / 10)
+    }
+}

@@ -1,0 +1,66 @@
+//! The gpu device, through the CUDA driver API (cudarc, libraries loaded at run time): a context
+//! made on first use (`driver`), pooled device memory and counted copies (`memory`), the kernels
+//! of `kernels/*.cu` compiled by NVRTC and cached on disk (`modules`, argument layout in `abi`),
+//! cuBLAS (`blas`) and cuRAND (`random`). Nothing here panics when CUDA is missing: `gpu()`
+//! returns an error that says why.
+
+pub mod abi;
+pub mod blas;
+mod driver;
+pub mod memory;
+pub mod modules;
+pub mod random;
+
+pub use driver::{begin_measure, end_measure, gpu, started, Gpu};
+pub use memory::GpuBuffer;
+
+use crate::error::Result;
+
+/// `Ok` when the gpu can be used (creating its context), else why not.
+pub fn availability() -> Result<()> {
+    gpu().map(|_| ())
+}
+
+/// What `:device` shows for the gpu: its properties, or why it is unavailable.
+pub fn describe() -> String {
+    match gpu() {
+        Ok(g) => {
+            let (free, total) = g.memory_info();
+            let (nvrtc_major, nvrtc_minor) = modules::nvrtc_version();
+            let driver = kernel_driver_version()
+                .map(|v| format!("driver {v}, "))
+                .unwrap_or_default();
+            format!(
+                "{}, compute capability {}.{}, {} multiprocessors, memory {} used of {}, {}CUDA {} (driver API), NVRTC {}.{}",
+                g.name,
+                g.compute_capability.0,
+                g.compute_capability.1,
+                g.multiprocessors,
+                crate::array::human_bytes((total - free) as f64),
+                crate::array::human_bytes(total as f64),
+                driver,
+                Gpu::version_text(g.driver_version),
+                nvrtc_major,
+                nvrtc_minor
+            )
+        }
+        Err(e) => e.message.clone(),
+    }
+}
+
+/// The NVIDIA kernel driver's version (`580.65.06`), from the kernel module's own report.
+fn kernel_driver_version() -> Option<String> {
+    let text = std::fs::read_to_string("/proc/driver/nvidia/version").ok()?;
+    let line = text.lines().next()?;
+    line.split_whitespace()
+        .find(|w| w.chars().next().is_some_and(|c| c.is_ascii_digit()) && w.contains('.'))
+        .map(str::to_string)
+}
+
+/// Waits for queued gpu work, if this session has used the gpu at all.
+pub fn synchronize() -> Result<()> {
+    match started() {
+        Some(g) => g.synchronize(),
+        None => Ok(()),
+    }
+}
