@@ -376,7 +376,9 @@ def measure_startup(plan: Plan, arrsh: Arrsh, baseline_unusable: str) -> list[St
     else:
         import_time = time_command([*python, f"import {module}"], runs, numpy_env())
     return [
-        StartupResult(" ".join(["arrsh", *arrsh_command[1:-1], "'1'"]), arrsh_time, STARTUP_TARGET_S),
+        # With --device gpu the process creates a CUDA context at start: no target, for context.
+        StartupResult(" ".join(["arrsh", *arrsh_command[1:-1], "'1'"]), arrsh_time,
+                      STARTUP_TARGET_S if plan.device == "cpu" else None),
         StartupResult("python3 -c '1'", time_command([*python, "1"], runs, numpy_env()), None),
         StartupResult(f"python3 -c 'import {module}'", import_time, None),
     ]

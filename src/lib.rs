@@ -7,7 +7,7 @@
 //! | `syntax`   | text → tree: `grammar/arr.pest` through pest, operators by PrattParser, names resolved to slots |
 //! | `interp`   | runs the tree: statements, scopes, calls, built-ins (`interp/builtins.rs` is the one table), commands |
 //! | `array`    | NumPy's rules: dtypes and promotion, layouts (views, broadcasting), indexing, reductions, printing |
-//! | `device`   | where elements live and are computed: `cpu` (ndarray + rayon, BLAS-class matmul, .npy, random) and `gpu` |
+//! | `device`   | where elements live and are computed: `cpu` (ndarray + rayon, BLAS-class matmul, .npy, random) and `gpu` (CUDA driver, NVRTC kernels from `kernels/`, cuBLAS, cuRAND) |
 //! | `error`    | errors as values with a source span, rendered once as `file:line:col: error: …` |
 //! | `cli`      | the `arrsh` command line: scripts, `-e`, stdin |
 

@@ -53,10 +53,7 @@ pub fn get(a: &Array, subscripts: &[Subscript]) -> Result<Selection> {
         }
         return Ok(Selection::Array(a.with_layout(layout)));
     }
-    let index = single_advanced(subscripts)?;
-    if index.device() != a.device() {
-        return Err(ops::device_mismatch(a, index));
-    }
+    let index = &on_device_of(a, single_advanced(subscripts)?)?;
     Ok(Selection::Array(match index.dtype() {
         DType::Bool => masked(a, index)?,
         DType::I64 => gathered(a, index)?,
@@ -78,6 +75,12 @@ fn check_mask_shape(a: &Array, mask: &Array) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+/// The index array on the indexed array's device: an index made elsewhere (a list literal under
+/// another default device) is copied there, one counted transfer, as CuPy accepts NumPy indices.
+fn on_device_of(a: &Array, index: &Array) -> Result<Array> {
+    index.to_device(a.device())
 }
 
 /// Positions (in C order) of the elements a mask selects, checked against the array's shape.
@@ -168,7 +171,7 @@ pub fn set(a: &Array, subscripts: &[Subscript], value: Operand) -> Result<()> {
         }
         return ops::assign(&view, value);
     }
-    let index = single_advanced(subscripts)?;
+    let index = &on_device_of(a, single_advanced(subscripts)?)?;
     if a.device() == Device::Gpu {
         return set_on_gpu(a, index, value);
     }
@@ -228,9 +231,6 @@ fn set_on_gpu(a: &Array, index: &Array, value: Operand) -> Result<()> {
         if v.device() != a.device() {
             return Err(ops::device_mismatch(a, v));
         }
-    }
-    if index.device() != a.device() {
-        return Err(ops::device_mismatch(a, index));
     }
     match index.dtype() {
         DType::Bool => {

@@ -288,6 +288,9 @@ fn binary_into(out: &Array, code: i32, compute: DType, a: Operand, b: Operand) -
         Operand::Array(x) => (pointer(x), Scalar::Int(0)),
         Operand::Scalar(s) => (0u64, s),
     };
+    if code == abi::binary::SECOND && b_pointer != 0 {
+        return g.copy_on_device(out_pointer, b_pointer, out.nbytes());
+    }
     let name = format!("dense_{}", suffix(compute));
     with_dtype!(compute, T => {
         let s: T = scalar.cast();

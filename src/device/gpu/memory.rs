@@ -162,15 +162,24 @@ impl Gpu {
         Ok(())
     }
 
+    /// Copies `bytes` between two device buffers with the copy engine (counted as one kernel:
+    /// device work, no transfer).
+    pub fn copy_on_device(&self, to: u64, from: u64, bytes: usize) -> Result<()> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        self.note_launch();
+        // SAFETY: both ranges are `bytes` long inside live allocations of this context.
+        let copied = unsafe { cu::memcpy_dtod_async(to, from, bytes, self.stream) };
+        self.check("device copy failed", copied)
+    }
+
     /// Copies `len` elements at `pointer` into a new host vector: one counted, synchronizing
     /// device→host transfer.
-    pub fn copy_to_host<T: Copy + Default + Send + Sync>(
-        &self,
-        pointer: u64,
-        len: usize,
-    ) -> Result<Vec<T>> {
-        let mut out: Vec<T> = crate::device::cpu::filled_vec(len, T::default());
-        let bytes = std::mem::size_of_val(&out[..]);
+    pub fn copy_to_host<T: Copy + Send + Sync>(&self, pointer: u64, len: usize) -> Result<Vec<T>> {
+        // Not zeroed first: the copy faults the pages in (huge pages, on all cores).
+        let mut out: Vec<T> = crate::device::cpu::vec_with_capacity(len);
+        let bytes = len * std::mem::size_of::<T>();
         if bytes == 0 {
             return Ok(out);
         }
@@ -187,6 +196,8 @@ impl Gpu {
             self.staged_to_host(host, pointer, bytes)
         };
         self.check("device→host copy failed", copied)?;
+        // SAFETY: the copy wrote all `len` elements.
+        unsafe { out.set_len(len) };
         stats::record_device_to_host(bytes as u64, start.elapsed().as_secs_f64());
         stats::record_sync();
         Ok(out)
@@ -306,13 +317,16 @@ impl Gpu {
 /// memcpy on all cores: one core cannot keep up with the DMA engine.
 ///
 /// # Safety
-/// Both ranges must be valid for `len` bytes and not overlap.
+/// Both ranges must be valid for `len` bytes and not overlap (`to` may be uninitialised).
 unsafe fn parallel_copy(from: *const u8, to: *mut u8, len: usize) {
-    let source = std::slice::from_raw_parts(from, len);
-    let target = std::slice::from_raw_parts_mut(to, len);
     const PIECE: usize = 1 << 20;
-    target
-        .par_chunks_mut(PIECE)
-        .zip(source.par_chunks(PIECE))
-        .for_each(|(t, s)| t.copy_from_slice(s));
+    let (from, to) = (from as usize, to as usize);
+    (0..len.div_ceil(PIECE)).into_par_iter().for_each(|k| {
+        let start = k * PIECE;
+        let n = PIECE.min(len - start);
+        // SAFETY: piece k lies inside both ranges; pieces do not overlap.
+        unsafe {
+            std::ptr::copy_nonoverlapping((from + start) as *const u8, (to + start) as *mut u8, n)
+        };
+    });
 }
