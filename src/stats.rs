@@ -18,6 +18,10 @@ pub struct Counters {
     pub syncs: u64,
     /// Time the device spent executing work, measured with device events.
     pub device_seconds: f64,
+    /// Elements the launched kernels covered (for "arrays too small for the gpu" hints).
+    pub kernel_elements: u64,
+    /// One-time gpu set-up paid here: context creation, kernel compilation and loading.
+    pub setup_seconds: f64,
 }
 
 impl Sub for Counters {
@@ -35,6 +39,8 @@ impl Sub for Counters {
             allocated_bytes: self.allocated_bytes - earlier.allocated_bytes,
             syncs: self.syncs - earlier.syncs,
             device_seconds: self.device_seconds - earlier.device_seconds,
+            kernel_elements: self.kernel_elements - earlier.kernel_elements,
+            setup_seconds: self.setup_seconds - earlier.setup_seconds,
         }
     }
 }
@@ -52,6 +58,8 @@ impl std::ops::AddAssign for Counters {
         self.allocated_bytes += other.allocated_bytes;
         self.syncs += other.syncs;
         self.device_seconds += other.device_seconds;
+        self.kernel_elements += other.kernel_elements;
+        self.setup_seconds += other.setup_seconds;
     }
 }
 
@@ -92,8 +100,16 @@ pub fn record_device_to_host(bytes: u64, seconds: f64) {
     });
 }
 
-pub fn record_kernel() {
-    update(|c| c.kernels += 1);
+/// One kernel launch (or library call) over `elements` elements.
+pub fn record_kernel(elements: u64) {
+    update(|c| {
+        c.kernels += 1;
+        c.kernel_elements += elements;
+    });
+}
+
+pub fn record_setup(seconds: f64) {
+    update(|c| c.setup_seconds += seconds);
 }
 
 pub fn record_allocation(bytes: u64) {

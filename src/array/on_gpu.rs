@@ -379,6 +379,7 @@ pub fn reduce_all(r: Reduction, a: &Array, out_dtype: DType) -> Result<Array> {
         let n = a.size() as i64;
         g.launch(
             &format!("sum_dense_{}", suffix(acc)),
+            a.size(),
             (blocks, 1, 1),
             (block, 1, 1),
             &mut kernel_args![pointer, n, partials_pointer],
@@ -386,6 +387,7 @@ pub fn reduce_all(r: Reduction, a: &Array, out_dtype: DType) -> Result<Array> {
     } else {
         g.launch(
             &format!("reduce_partial_{}", suffix(acc)),
+            a.size(),
             (blocks, 1, 1),
             (block, 1, 1),
             &mut kernel_args![shape_arg, input, code, partials_pointer, center_pointer],
@@ -396,6 +398,7 @@ pub fn reduce_all(r: Reduction, a: &Array, out_dtype: DType) -> Result<Array> {
     let out_arg = OperandArg::array(buffer(&out), out.layout());
     g.launch(
         &format!("reduce_finish_{}", suffix(acc)),
+        count as usize,
         (1, 1, 1),
         (1024, 1, 1),
         &mut kernel_args![partials_pointer, count, code, finish, divisor, out_arg],
@@ -445,6 +448,7 @@ pub fn reduce_axis(r: Reduction, a: &Array, axis: usize, out_dtype: DType) -> Re
     if few_long_lanes {
         g.launch(
             &format!("reduce_axis_blocks_{}", suffix(acc)),
+            a.size(),
             (out.size() as u32, 1, 1),
             (256, 1, 1),
             &mut args,
@@ -478,18 +482,21 @@ pub fn cumsum(a: &Array, axis: usize, dtype: DType) -> Result<Array> {
         let out_arg = OperandArg::array(buffer(&out), out.layout());
         g.launch(
             &format!("scan_totals_{name}"),
+            a.size(),
             (chunks as u32, 1, 1),
             (256, 1, 1),
             &mut kernel_args![shape_arg, input, totals_pointer],
         )?;
         g.launch(
             &format!("scan_offsets_{name}"),
+            chunks,
             (1, 1, 1),
             (1024, 1, 1),
             &mut kernel_args![totals_pointer, count],
         )?;
         g.launch(
             &format!("scan_apply_{name}"),
+            a.size(),
             (chunks as u32, 1, 1),
             (1024, 1, 1),
             &mut kernel_args![shape_arg, input, totals_pointer, out_arg],
@@ -820,6 +827,7 @@ pub fn conv2d(image: &Array, kernel: &Array, dtype: DType) -> Result<Array> {
     let grid = (width.div_ceil(32) as u32, height.div_ceil(8) as u32, 1);
     g.launch(
         &format!("conv2d_{}", suffix(dtype)),
+        height * width,
         grid,
         (32, 8, 1),
         &mut kernel_args![out_pointer, image_pointer, kernel_pointer, h, w, kh, kw],

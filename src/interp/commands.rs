@@ -86,6 +86,13 @@ static COMMANDS: &[Command] = &[
         run: |i, a| super::report_commands::bench(i, a).map(done),
     },
     Command {
+        name: "sweep",
+        args: "for n in SIZES { BODY }",
+        help: "runs BODY for each n on cpu and on gpu, timed as :bench does: a table, the crossover size and a chart",
+        takes_path: false,
+        run: |i, a| super::sweep::sweep(i, a).map(done),
+    },
+    Command {
         name: "profile",
         args: "FILE",
         help: "runs a script and prints the per-line table (each statement synchronized)",

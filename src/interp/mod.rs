@@ -7,6 +7,7 @@ mod convert;
 mod host_ops;
 mod profile;
 mod report_commands;
+mod sweep;
 pub mod value;
 
 use std::cell::RefCell;
@@ -67,6 +68,8 @@ pub struct Interpreter {
     /// `:time on` / `--time`: a report line after each top-level statement.
     pub timing: bool,
     pub scalar_mode: ScalarMode,
+    /// The smallest size from which the gpu won the last `:sweep`, for hints.
+    pub crossover: Option<i64>,
     /// Whether the scalar guard has warned this session (it warns once).
     scalar_warned: bool,
     /// The statement running now, for messages that name the line.
@@ -139,6 +142,7 @@ impl Interpreter {
             timing: false,
             scalar_mode: ScalarMode::Warn,
             scalar_warned: false,
+            crossover: None,
             statement: None,
             out,
             err,
@@ -194,6 +198,26 @@ impl Interpreter {
         i
     }
 
+    /// Sets a global variable (`:sweep` binds its size this way).
+    pub fn set_global(&mut self, name: &str, value: Value) {
+        let slot = self.intern(name) as usize;
+        self.globals[slot] = Some(value);
+    }
+
+    /// The value of one expression given as text, evaluated at the top level.
+    pub fn evaluate(&mut self, name: &str, text: &str) -> Result<Value> {
+        let program = self.compile(name, text)?;
+        match program.body.as_slice() {
+            [Stmt {
+                kind: StmtKind::Expr(e),
+                ..
+            }] => self.eval(e, &mut Frame::default()),
+            _ => Err(crate::error::command_error(format!(
+                "expected one expression, not `{text}`"
+            ))),
+        }
+    }
+
     /// Parses and resolves a source; its id is kept so errors can quote it later.
     pub fn compile(&mut self, name: &str, text: &str) -> Result<Program> {
         let id = self.sources.add(name, text);
@@ -228,9 +252,13 @@ impl Interpreter {
                 crate::device::synchronize()?;
                 let wall = start.elapsed().as_secs_f64();
                 crate::stats::record_device_time(crate::device::gpu::end_measure());
-                let line =
-                    crate::report::time_line(wall, returned, &(crate::stats::session() - counters));
-                self.write_err(&format!("{line}\n"));
+                let counters = crate::stats::session() - counters;
+                let mut text = crate::report::time_line(wall, returned, &counters);
+                for hint in crate::report::hints(wall, &counters, self.crossover) {
+                    text.push_str("\n  ");
+                    text.push_str(&hint);
+                }
+                self.write_err(&format!("{text}\n"));
             }
         }
         self.flush();

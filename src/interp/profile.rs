@@ -104,6 +104,11 @@ impl Profiler {
                 group_digits(c.d2h_count),
                 c.d2h_bytes / c.d2h_count
             )
+        } else if c.setup_seconds >= 0.3 * cost.seconds && c.setup_seconds > 0.0 {
+            format!(
+                ": {} of it one-time gpu set-up (CUDA context, loading or compiling kernels)",
+                crate::report::seconds(c.setup_seconds)
+            )
         } else if c.h2d_count > 0 {
             format!(": {} host→device copies", group_digits(c.h2d_count))
         } else {

@@ -12,7 +12,7 @@ use super::value::Value;
 use super::{builtins, commands, Interpreter, ScalarMode};
 
 /// Terminal width for tables, or 100 columns when output is not a terminal.
-fn width() -> u16 {
+pub(super) fn width() -> u16 {
     comfy_table::Table::new()
         .use_stderr()
         .width()
@@ -167,28 +167,8 @@ pub fn bench(interp: &mut Interpreter, statement: &str) -> Result<()> {
         ));
     }
     let program = interp.compile("<bench>", statement)?;
-    let time_one = |interp: &mut Interpreter| -> Result<f64> {
-        let start = Instant::now();
-        interp.run_program(&program, false)?;
-        device::synchronize()?;
-        Ok(start.elapsed().as_secs_f64())
-    };
     let timing = std::mem::replace(&mut interp.timing, false);
-    let measured = (|| {
-        time_one(interp)?;
-        let before = stats::session();
-        let started = Instant::now();
-        let mut samples = Vec::new();
-        while samples.len() < BENCH_MAX_RUNS
-            && (samples.len() < 3 || started.elapsed() < BENCH_BUDGET)
-        {
-            samples.push(time_one(interp)?);
-            if samples.len() == 1 && samples[0] > BENCH_BUDGET.as_secs_f64() {
-                break;
-            }
-        }
-        Ok::<_, crate::error::Error>((samples, stats::session() - before))
-    })();
+    let measured = sample_runs(interp, &program, BENCH_BUDGET);
     interp.timing = timing;
     let (samples, counters) = measured?;
     let s = report::summarize(&samples);
@@ -209,6 +189,10 @@ pub fn bench(interp: &mut Interpreter, statement: &str) -> Result<()> {
         per_run(counters.d2h_count),
         per_run(counters.kernels),
     );
+    for hint in report::hints(samples.iter().sum(), &counters, interp.crossover) {
+        text.push_str(&hint);
+        text.push('\n');
+    }
     if s.max > 4.0 * s.min && runs > 1 {
         text.push_str(&format!(
             "warning: the slowest run took {:.1}× the fastest: other work on the machine, caches or first-touch memory skew these figures\n",
@@ -217,6 +201,33 @@ pub fn bench(interp: &mut Interpreter, statement: &str) -> Result<()> {
     }
     interp.write_err(&text);
     Ok(())
+}
+
+/// Runs `program` once to warm up, then again until `budget` is spent (at least 3 runs, at most
+/// `BENCH_MAX_RUNS`; one run when a single run is over the budget). Each run is timed until the
+/// device has finished. Returns the times and the counters of the timed runs.
+pub(super) fn sample_runs(
+    interp: &mut Interpreter,
+    program: &crate::syntax::ast::Program,
+    budget: Duration,
+) -> Result<(Vec<f64>, stats::Counters)> {
+    let time_one = |interp: &mut Interpreter| -> Result<f64> {
+        let start = Instant::now();
+        interp.run_program(program, false)?;
+        device::synchronize()?;
+        Ok(start.elapsed().as_secs_f64())
+    };
+    time_one(interp)?;
+    let before = stats::session();
+    let started = Instant::now();
+    let mut samples = Vec::new();
+    while samples.len() < BENCH_MAX_RUNS && (samples.len() < 3 || started.elapsed() < budget) {
+        samples.push(time_one(interp)?);
+        if samples.len() == 1 && samples[0] > budget.as_secs_f64() {
+            break;
+        }
+    }
+    Ok((samples, stats::session() - before))
 }
 
 pub fn profile(interp: &mut Interpreter, path: &str) -> Result<()> {

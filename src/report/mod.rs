@@ -64,6 +64,36 @@ pub fn time_line(wall: f64, returned: f64, c: &Counters) -> String {
     line
 }
 
+/// Hints under `:time` and `:bench` when a pattern of the gpu trap shows in what `c` counted
+/// over `wall` seconds; `crossover` is the size from which the last `:sweep` saw the gpu win.
+pub fn hints(wall: f64, c: &Counters, crossover: Option<i64>) -> Vec<String> {
+    let mut out = Vec::new();
+    if c.setup_seconds > 0.0 && c.setup_seconds >= 0.3 * wall {
+        out.push(format!(
+            "hint: {} of this was one-time gpu set-up (CUDA context, loading or compiling kernels, which are then cached on disk): run it again to see its own cost",
+            seconds(c.setup_seconds)
+        ));
+    }
+    let small_reads = c.d2h_count >= 10 && c.d2h_bytes <= 64 * c.d2h_count;
+    if small_reads && c.d2h_seconds >= 0.5 * wall {
+        out.push(format!(
+            "hint: {:.0}% of the time went to {} device→host copies of {} B each (gpu elements read one at a time): move the array to the cpu once, with to(x, cpu), before the loop",
+            100.0 * c.d2h_seconds / wall,
+            c.d2h_count,
+            c.d2h_bytes / c.d2h_count
+        ));
+    }
+    if let Some(n) = crossover {
+        let per_kernel = c.kernel_elements / c.kernels.max(1);
+        if c.kernels > 0 && per_kernel < n as u64 {
+            out.push(format!(
+                "hint: these kernels cover about {per_kernel} elements each, under the crossover :sweep measured (n = {n}): for arrays this small the cpu is faster"
+            ));
+        }
+    }
+    out
+}
+
 /// When a statement returned long before its work finished, what a timer that does not wait
 /// for the device would have reported.
 pub fn unsynced_note(wall: f64, returned: f64) -> Option<String> {
@@ -170,6 +200,59 @@ mod tests {
             Some("an unsynced timer would have shown 70.0 µs (174× too fast)")
         );
         assert_eq!(unsynced_note(0.010, 0.009), None);
+    }
+
+    #[test]
+    fn each_trap_has_its_hint() {
+        let quiet = Counters {
+            kernels: 2,
+            kernel_elements: 2_000_000,
+            ..Counters::default()
+        };
+        assert!(hints(0.01, &quiet, None).is_empty());
+        assert!(hints(0.01, &quiet, Some(1_000_000)).is_empty());
+
+        let set_up = Counters {
+            setup_seconds: 0.4,
+            ..quiet
+        };
+        let text = hints(0.5, &set_up, None).join("\n");
+        assert!(
+            text.contains("400 ms of this was one-time gpu set-up"),
+            "{text}"
+        );
+
+        let reads = Counters {
+            d2h_count: 47_497,
+            d2h_bytes: 8 * 47_497,
+            d2h_seconds: 0.33,
+            ..Counters::default()
+        };
+        let text = hints(0.4, &reads, None).join("\n");
+        assert!(
+            text.contains("82% of the time went to 47497 device→host copies of 8 B"),
+            "{text}"
+        );
+        assert!(text.contains("to(x, cpu)"), "{text}");
+        let big_reads = Counters {
+            d2h_bytes: 8_000_000 * 47_497,
+            ..reads
+        };
+        assert!(hints(0.4, &big_reads, None).is_empty());
+
+        let small = Counters {
+            kernels: 4,
+            kernel_elements: 4_000,
+            ..Counters::default()
+        };
+        let text = hints(0.001, &small, Some(1_000_000)).join("\n");
+        assert!(
+            text.contains(
+                "about 1000 elements each, under the crossover :sweep measured (n = 1000000)"
+            ),
+            "{text}"
+        );
+        assert!(hints(0.001, &small, None).is_empty());
     }
 
     #[test]

@@ -61,7 +61,7 @@ impl Gpu {
                 "matmul: a dimension is too large for cuBLAS (over 2³¹)",
             ));
         }
-        self.note_launch();
+        self.note_launch(m * n);
         let (m, n, k) = (m as i32, n as i32, k as i32);
         let (lda, ldb, ldc) = (a.leading.max(1) as i32, b.leading.max(1) as i32, n.max(1));
         // SAFETY: the pointers address matrices of the given shapes and leading dimensions,

@@ -91,6 +91,13 @@ pub(super) fn driver_error(what: &str, e: cu::DriverError) -> Error {
 }
 
 fn create() -> std::result::Result<&'static Gpu, Error> {
+    let start = std::time::Instant::now();
+    let gpu = create_context();
+    crate::stats::record_setup(start.elapsed().as_secs_f64());
+    gpu
+}
+
+fn create_context() -> std::result::Result<&'static Gpu, Error> {
     if let Some(library) = missing_library() {
         return Err(device_error(format!("no gpu: {library} not found")));
     }
@@ -173,10 +180,10 @@ impl Gpu {
         }
     }
 
-    /// A kernel is about to be queued: counted, and noted for device time.
-    pub(super) fn note_launch(&self) {
+    /// A kernel over `elements` elements is about to be queued: counted, and noted for device time.
+    pub(super) fn note_launch(&self, elements: usize) {
         self.note_work();
-        crate::stats::record_kernel();
+        crate::stats::record_kernel(elements as u64);
     }
 
     /// Seconds from the start event to now, once the queued work has finished.

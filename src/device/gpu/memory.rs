@@ -168,7 +168,7 @@ impl Gpu {
         if bytes == 0 {
             return Ok(());
         }
-        self.note_launch();
+        self.note_launch(bytes / 8);
         // SAFETY: both ranges are `bytes` long inside live allocations of this context.
         let copied = unsafe { cu::memcpy_dtod_async(to, from, bytes, self.stream) };
         self.check("device copy failed", copied)

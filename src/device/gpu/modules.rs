@@ -38,7 +38,9 @@ impl Gpu {
     fn function(&self, name: &str) -> Result<sys::CUfunction> {
         let mut modules = self.modules.borrow_mut();
         if modules.is_none() {
+            let start = std::time::Instant::now();
             *modules = Some(load_all(self)?);
+            crate::stats::record_setup(start.elapsed().as_secs_f64());
         }
         let modules = modules.as_mut().expect("loaded above");
         if let Some(&f) = modules.functions.get(name) {
@@ -61,16 +63,18 @@ impl Gpu {
         wanted.min(self.multiprocessors as usize * 16) as u32
     }
 
-    /// Launches `name` with `args` (pointers to each argument, in order). Counted as one kernel.
+    /// Launches `name` over `elements` elements with `args` (pointers to each argument, in
+    /// order). Counted as one kernel.
     pub fn launch(
         &self,
         name: &str,
+        elements: usize,
         grid: (u32, u32, u32),
         block: (u32, u32, u32),
         args: &mut [*mut c_void],
     ) -> Result<()> {
         let f = self.function(name)?;
-        self.note_launch();
+        self.note_launch(elements);
         // SAFETY: the caller passes one pointer per kernel parameter, to values of the kernel's
         // parameter types (`abi.rs` mirrors the CUDA structs), alive for this call.
         let launched = unsafe { cu::launch_kernel(f, grid, block, 0, self.stream, args) };
@@ -79,7 +83,7 @@ impl Gpu {
 
     /// Launches a grid-stride kernel over `n` elements.
     pub fn launch_over(&self, name: &str, n: usize, args: &mut [*mut c_void]) -> Result<()> {
-        self.launch(name, (self.grid_for(n), 1, 1), (BLOCK, 1, 1), args)
+        self.launch(name, n, (self.grid_for(n), 1, 1), (BLOCK, 1, 1), args)
     }
 }
 

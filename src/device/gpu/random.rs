@@ -73,7 +73,7 @@ impl Gpu {
         if n == 0 {
             return Ok(());
         }
-        self.note_launch();
+        self.note_launch(n);
         let pointer = buffer.device_pointer();
         // SAFETY: the buffer holds `n` elements of its dtype. cuRAND's normal generators want an
         // even count: callers allocate one spare element for an odd shape (see `Array::random`).
