@@ -19,8 +19,8 @@
 #
 #     arrsh --device gpu scripts/async_timing.arr
 #
-# (Not with --time or --profile: they synchronize after every statement, which hides the illusion.
-# `:time` says it for you instead: "an unsynced timer would have shown …".)
+# (Not with --profile: it synchronizes after every statement, which hides the illusion. In the shell,
+# `:time on` then `x *= 5` shows it for one statement: "an unsynced timer would have shown …".)
 #
 # n³ elements: 8 GB at n = 1000. The gpu half needs 8 GB of device memory, the cpu half 8 GB of RAM.
 

@@ -7,11 +7,11 @@
 #     arrsh scripts/conv2d.arr
 #     arrsh --profile scripts/conv2d.arr          # per line: kernels, and the two copies of part 2
 #
-# A 3×3 filter reads each pixel 9 times and does 9 multiply-adds per output pixel: 1024×1024×18 ≈ 19
-# million operations on 8 MB. That is little arithmetic per byte, so the filter is bound by memory
-# bandwidth on both devices, and the gpu's advantage is roughly its memory bandwidth over the cpu's
-# (a few TB/s against tens of GB/s), not its arithmetic rate. A single filter is also short: on the
-# gpu it can take less time than launching it, so the time per filter below is the mean of `reps`.
+# A 3×3 filter does 9 multiply-adds per output pixel: 1024×1024×18 ≈ 19 million operations on 8 MB
+# in and 8 MB out. That is little arithmetic per byte: on the gpu the filter is bound by memory
+# bandwidth (16 MB at several TB/s: microseconds), on the cpu by how fast its few cores do the
+# multiply-adds (milliseconds). A single filter is also short: on the gpu it can take less time than
+# launching it, so the time per filter below is the mean of `reps` filters.
 #
 # Part 2 is the catch: if the image starts in host memory (read from a file, say) and the result
 # must come back, the gpu also pays two copies of 8 MB over PCIe, which can cost more than the
@@ -30,6 +30,11 @@ fn fmt(t) {
     return str(round(t * 1e8) / 100) + " µs"
 }
 fn times(r) { return str(round(r * 10) / 10) + "×" }
+# Which device was faster, and by how much.
+fn faster(cpu_t, gpu_t) {
+    if gpu_t < cpu_t { return "the gpu is " + times(cpu_t / gpu_t) + " faster" }
+    return "the cpu is " + times(gpu_t / cpu_t) + " faster"
+}
 
 has_gpu = len(devices()) == 2
 seed(1)
@@ -76,8 +81,8 @@ for dev in devices() {
 
 print("--- the ratio (the documents: the gpu took 1/8 of numpy's time)")
 if has_gpu {
-    print("filter only: cpu", fmt(cpu_filter) + ", gpu", fmt(gpu_filter) + ": the gpu is", times(cpu_filter / gpu_filter), "faster")
-    print("with the copies: cpu", fmt(cpu_filter) + ", gpu", fmt(gpu_round_trip) + ": the gpu is", times(cpu_filter / gpu_round_trip), "faster")
+    print("filter only: cpu", fmt(cpu_filter) + ", gpu", fmt(gpu_filter) + ":", faster(cpu_filter, gpu_filter))
+    print("with the copies: cpu", fmt(cpu_filter) + ", gpu", fmt(gpu_round_trip) + ":", faster(cpu_filter, gpu_round_trip))
 } else {
     print("cpu: conv2d", fmt(cpu_filter), "per filter")
     print("gpu half skipped: no usable gpu (see :device)")

@@ -35,7 +35,8 @@ lines = 0
 sync()
 start = clock()
 :time on
-# The fix: one counted device→host copy of each whole array (on the cpu, `to` is a plain copy).
+# The fix: one counted device→host copy of each whole array (on the cpu, to(x, cpu) is x itself:
+# there is nothing to move).
 lens_host = to(lens, cpu)
 nums_host = to(nums, cpu)
 for i in range(size) {

@@ -14,11 +14,17 @@
 //! sized by a duration compare equal) and runs of block characters (bars, charts, histograms)
 //! become `<bar>`.
 //!
+//! Where a gpu is usable, the scripts that loop over `devices()` (and `:sweep`) also run their gpu
+//! half in this cpu-default run, so their expected output there is `NAME.with-gpu.out` when that
+//! file exists (else `NAME.out`). Why a gpu is unusable (`no gpu: libcuda.so not found`, `no CUDA
+//! device`, …) is masked as `no gpu: <why>`.
+//!
 //! `BLESS=1 cargo test --release --test teaching_scripts` rewrites the `.out` files from the current
-//! binary (review the diff). With a gpu, every script also runs with `--device gpu` at its CI size
-//! and must exit 0 without a panic (its numbers differ from the cpu's, so there is no `.out` for
-//! it); without one that run says `skipped: no gpu`, and with `ARRSH_REQUIRE_GPU=1` a skip is a
-//! failure.
+//! binary (review the diff): `NAME.out` without a gpu; with one, `NAME.with-gpu.out` where the output
+//! differs from `NAME.out` (and removes a stale one where it does not). With a gpu, every script
+//! also runs with `--device gpu` at its CI size and must exit 0 without a panic (its random numbers
+//! differ from the cpu's, so that run has no `.out`); without one that run says `skipped: no gpu`,
+//! and with `ARRSH_REQUIRE_GPU=1` a skip is a failure.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -43,9 +49,14 @@ fn scripts() -> Vec<PathBuf> {
     scripts
 }
 
-fn expected_path(script: &Path) -> PathBuf {
+/// `tests/teaching/NAME.out`, or with `suffix` `NAME.SUFFIX.out`.
+fn expected_path(script: &Path, suffix: Option<&str>) -> PathBuf {
     let stem = script.file_stem().unwrap().to_string_lossy();
-    repo().join("tests/teaching").join(format!("{stem}.out"))
+    let name = match suffix {
+        Some(suffix) => format!("{stem}.{suffix}.out"),
+        None => format!("{stem}.out"),
+    };
+    repo().join("tests/teaching").join(name)
 }
 
 /// `NAME = VALUE   # ci: SMALL` → `NAME = SMALL`; `None` for any other line.
@@ -174,19 +185,37 @@ fn gpu_present() -> bool {
 #[test]
 fn teaching_scripts_on_the_cpu() {
     let bless = std::env::var_os("BLESS").is_some();
+    let has_gpu = gpu_present();
     let mut failures = Vec::new();
     let mut passed = 0;
     for script in &scripts() {
         let run = run_script(script, None);
-        let expected_path = expected_path(script);
+        let cpu_path = expected_path(script, None);
+        let with_gpu_path = expected_path(script, Some("with-gpu"));
         if bless {
-            std::fs::create_dir_all(expected_path.parent().unwrap()).unwrap();
-            std::fs::write(&expected_path, &run.text).unwrap();
-            println!("blessed {}", expected_path.display());
+            std::fs::create_dir_all(cpu_path.parent().unwrap()).unwrap();
+            let cpu_text = std::fs::read_to_string(&cpu_path).unwrap_or_default();
+            let path = if !has_gpu {
+                &cpu_path
+            } else if mask(&run.text) != mask(&cpu_text) {
+                &with_gpu_path
+            } else {
+                let _ = std::fs::remove_file(&with_gpu_path);
+                println!("same as without a gpu: {}", cpu_path.display());
+                passed += 1;
+                continue;
+            };
+            std::fs::write(path, &run.text).unwrap();
+            println!("blessed {}", path.display());
             passed += 1;
             continue;
         }
-        let Ok(expected) = std::fs::read_to_string(&expected_path) else {
+        let expected_path = if has_gpu && with_gpu_path.exists() {
+            &with_gpu_path
+        } else {
+            &cpu_path
+        };
+        let Ok(expected) = std::fs::read_to_string(expected_path) else {
             failures.push(format!(
                 "{}: no {} (BLESS=1 writes it; review it)\n  its output:\n{}",
                 script.display(),
@@ -309,14 +338,44 @@ fn masking_keeps_integers_and_hides_times_and_floats() {
         "│ 51 ┆ 475 ┆ <t> ┆ <f>% ┆ <bar> │"
     );
     assert_eq!(mask_line("└────┴──────┘"), "└─┴─┘");
+    assert_eq!(
+        mask_line("cpu only: no gpu: libcuda.so not found"),
+        "cpu only: no gpu: <why>"
+    );
+    assert_eq!(
+        mask("  5.62 µs │            c\n          │  g\n          └────────\n             100     1e3"),
+        "<t> │ <plot>\n│ <plot>\n└─\n100 <f>"
+    );
 }
 
 fn mask(text: &str) -> String {
-    text.lines().map(mask_line).collect::<Vec<_>>().join("\n")
+    text.lines()
+        .map(|line| mask_chart_row(line, mask_line(line)))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A row of a chart (`:sweep`'s log-log plot: an indented optional time label, `│`, then marks
+/// placed by the measured times) keeps its label and loses its marks.
+fn mask_chart_row(original: &str, masked: String) -> String {
+    if !original.starts_with(' ') {
+        return masked;
+    }
+    let row = masked.trim_start();
+    if row.starts_with('│') {
+        "│ <plot>".to_string()
+    } else if row.starts_with("<t> │") {
+        "<t> │ <plot>".to_string()
+    } else {
+        masked
+    }
 }
 
 fn mask_line(line: &str) -> String {
-    let chars: Vec<char> = line.chars().collect();
+    let chars: Vec<char> = match line.split_once("no gpu: ") {
+        Some((before, _)) => format!("{before}no gpu: <why>").chars().collect(),
+        None => line.chars().collect(),
+    };
     let mut out = String::with_capacity(line.len());
     let mut i = 0;
     while i < chars.len() {
@@ -403,7 +462,7 @@ fn is_bar(c: char) -> bool {
     ('\u{2580}'..='\u{259F}').contains(&c) || ('\u{2800}'..='\u{28FF}').contains(&c)
 }
 
-/// Runs of spaces become one space (trailing ones go); runs of table rules become one.
+/// Runs of spaces become one space (leading and trailing ones go); runs of table rules become one.
 fn squeeze(line: &str) -> String {
     let mut out = String::with_capacity(line.len());
     for c in line.chars() {
@@ -412,7 +471,7 @@ fn squeeze(line: &str) -> String {
         }
         out.push(c);
     }
-    out.trim_end().to_string()
+    out.trim().to_string()
 }
 
 fn indent(text: &str) -> String {

@@ -381,6 +381,10 @@ fn assign_with<T: CpuElement>(
             let s: T = s.cast();
             target.with_view_mut::<T, _>(|t| cpu::map_assign(t, |x| f(x, s)));
         }
+        Operand::Array(v) if v.shares_buffer(target) && v.layout() == target.layout() => {
+            // `x *= x`: each element with itself, through the one (writable) view.
+            target.with_view_mut::<T, _>(|t| cpu::map_assign(t, |x| f(x, x)));
+        }
         Operand::Array(v) => {
             let v = v.with_layout(v.layout().broadcast_to(target.shape())?);
             v.with_view_as::<T, _>(|vv| {
@@ -395,7 +399,10 @@ fn assign_with<T: CpuElement>(
 pub fn assign(target: &Array, value: Operand) -> Result<()> {
     check_same_device(&Operand::Array(target), &value)?;
     if let Operand::Array(v) = value {
-        if v.shares_buffer(target) && v.layout() != target.layout() {
+        if v.shares_buffer(target) && v.layout() == target.layout() {
+            return Ok(());
+        }
+        if v.shares_buffer(target) {
             return assign(target, Operand::Array(&v.copy()?));
         }
     }

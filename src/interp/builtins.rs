@@ -628,6 +628,10 @@ fn astype(interp: &mut Interpreter, args: Args) -> Result<Value> {
 fn to(interp: &mut Interpreter, args: Args) -> Result<Value> {
     let device = device_arg(args.required(1))?;
     let x = array_arg(interp, args.required(0))?;
+    // Always a new array, as its help says: on the same device, a copy.
+    if x.device() == device {
+        return x.copy().map(Value::array);
+    }
     x.to_device(device).map(Value::array)
 }
 
