@@ -43,13 +43,18 @@ pub fn operand(interp: &mut Interpreter, value: &Value) -> Result<OwnedOperand> 
 }
 
 /// An array from any array-like value; lists and scalars are made on `device` (default: the session's).
-pub fn to_array(interp: &mut Interpreter, value: &Value, device: Option<Device>) -> Result<Array> {
-    let device = device.unwrap_or(interp.default_device);
+pub fn to_array(interp: &mut Interpreter, value: &Value, asked: Option<Device>) -> Result<Array> {
+    let device = asked.unwrap_or(interp.default_device);
     match value {
         Value::Array(a) => Ok((**a).clone()),
         Value::List(items) | Value::Tuple(items) => {
             if items.iter().any(|v| matches!(v, Value::Array(_))) {
-                return stack_arrays(items);
+                // Rows that are arrays stay where they are, unless a device is asked for.
+                let stacked = stack_arrays(items)?;
+                return match asked {
+                    Some(d) => stacked.to_device(d),
+                    None => Ok(stacked),
+                };
             }
             let (shape, data, dtype) = nested_numbers(items)?;
             let host = host_array(&data, shape, dtype);
