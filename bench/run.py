@@ -499,6 +499,14 @@ def load_text(load: tuple[float, ...]) -> str:
     return text
 
 
+def repo_relative(path: Path) -> str:
+    """A path inside the repository as the repository names it; others by their file name."""
+    try:
+        return str(Path(path).resolve().relative_to(REPO_ROOT.resolve()))
+    except ValueError:
+        return Path(path).name
+
+
 def git_revision() -> str:
     try:
         proc = subprocess.run(["git", "-C", str(REPO_ROOT), "describe", "--always", "--dirty"],
@@ -540,7 +548,7 @@ def cupy_text(gpu: dict) -> str:
 
 def machine_section(started: datetime.datetime, load: tuple[float, ...], arrsh: Arrsh, info: dict,
                     gpu: dict | None) -> list[str]:
-    arrsh_text = f"unavailable: {arrsh.unusable}" if arrsh.unusable else f"{arrsh.version()} ({arrsh.path})"
+    arrsh_text = f"unavailable: {arrsh.unusable}" if arrsh.unusable else f"{arrsh.version()} ({repo_relative(arrsh.path)})"
     gpu_lines = [] if gpu is None else [f"- GPU: {gpu_text(gpu)}", f"- CuPy: {cupy_text(gpu)}"]
     return [
         "## Machine",
