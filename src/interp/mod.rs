@@ -296,7 +296,7 @@ impl Interpreter {
         let result = self.run_program(&program, false);
         let profiler = self.profiler.take().expect("set above");
         result?;
-        Ok(profiler.report(&self.sources, width))
+        Ok(profiler.report(&self.sources, width.min(profile::MAX_WIDTH)))
     }
 
     /// User-visible global variables, in the order they were first named.

@@ -5,6 +5,9 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
+/// The table fits an 80-column terminal: long source lines wrap inside their column.
+pub const MAX_WIDTH: u16 = 80;
+
 use crate::error::SourceMap;
 use crate::report;
 use crate::stats::{self, Counters};
