@@ -186,7 +186,6 @@ pub mod unary {
     pub const ISNAN: i32 = 15;
     pub const ISINF: i32 = 16;
     pub const NOT: i32 = 17;
-    pub const IDENTITY: i32 = 18;
 }
 
 pub mod reduce {
