@@ -1,5 +1,8 @@
 use clap::Parser;
 
+#[global_allocator]
+static ALLOCATOR: arrsh::device::cpu::retain::RetainLarge = arrsh::device::cpu::retain::RetainLarge;
+
 /// Deep recursion in user programs needs more stack than the main thread has.
 const INTERPRETER_STACK_BYTES: usize = 512 << 20;
 

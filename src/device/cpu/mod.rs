@@ -5,6 +5,7 @@ pub mod conv;
 pub mod linalg;
 pub mod npy;
 pub mod random;
+pub mod retain;
 pub mod sum;
 
 use std::cell::RefCell;
