@@ -82,6 +82,17 @@ template <typename A> __device__ __forceinline__ A center_of(const A *center, lo
     return center ? center[k] : (A)0;
 }
 
+// Writes one reduction's result: the index for arg ops, else the value after the finish step
+// (mean: / divisor; std: sqrt(· / divisor)), in the output's dtype.
+template <typename A>
+__device__ __forceinline__ void store_result(const Operand &out, long long o, int op, int finish,
+                                             double divisor, Acc<A> acc) {
+    if (op == R_ARGMIN || op == R_ARGMAX) store<long long>(out, o, acc.i < 0 ? 0 : acc.i);
+    else if (finish == F_DIVIDE) store<double>(out, o, (double)acc.v / divisor);
+    else if (finish == F_SQRT_DIVIDE) store<double>(out, o, sqrt((double)acc.v / divisor));
+    else store<A>(out, o, acc.v);
+}
+
 // Stage 1 of a full reduction: each block reduces a grid-strided share into partials[block].
 #define REDUCE_PARTIAL(A, NAME)                                                                    \
     extern "C" __global__ void NAME(Shape shape, Operand in, int op, Acc<A> *partials,            \
@@ -124,8 +135,7 @@ SUM_DENSE(long long, sum_dense_i64)
 SUM_DENSE(float, sum_dense_f32)
 SUM_DENSE(double, sum_dense_f64)
 
-// Stage 2: one block combines the partials and writes the result (value, or index for arg ops),
-// after the finish step (mean: / divisor; std: sqrt(· / divisor)), in the output's dtype.
+// Stage 2: one block combines the partials and writes the result.
 #define REDUCE_FINISH(A, NAME)                                                                     \
     extern "C" __global__ void NAME(const Acc<A> *partials, long long count, int op, int finish,  \
                                     double divisor, Operand out) {                                 \
@@ -133,16 +143,7 @@ SUM_DENSE(double, sum_dense_f64)
         for (long long k = threadIdx.x; k < count; k += blockDim.x)                                \
             acc = combine(op, acc, partials[k]);                                                   \
         acc = block_reduce(op, acc);                                                               \
-        if (threadIdx.x != 0) return;                                                              \
-        if (op == R_ARGMIN || op == R_ARGMAX) {                                                    \
-            store<long long>(out, out.offset, acc.i < 0 ? 0 : acc.i);                              \
-        } else if (finish == F_DIVIDE) {                                                           \
-            store<double>(out, out.offset, (double)acc.v / divisor);                               \
-        } else if (finish == F_SQRT_DIVIDE) {                                                      \
-            store<double>(out, out.offset, sqrt((double)acc.v / divisor));                         \
-        } else {                                                                                   \
-            store<A>(out, out.offset, acc.v);                                                      \
-        }                                                                                          \
+        if (threadIdx.x == 0) store_result(out, out.offset, op, finish, divisor, acc);             \
     }
 
 REDUCE_FINISH(long long, reduce_finish_i64)
@@ -161,11 +162,7 @@ REDUCE_FINISH(double, reduce_finish_f64)
             Acc<A> acc = identity<A>(op);                                                          \
             for (long long j = 0; j < axis_len; ++j)                                               \
                 acc = combine(op, acc, lift(op, load<A>(in, base + j * axis_stride), j, c));       \
-            long long o = offset_of(out, shape, k);                                                \
-            if (op == R_ARGMIN || op == R_ARGMAX) store<long long>(out, o, acc.i < 0 ? 0 : acc.i); \
-            else if (finish == F_DIVIDE) store<double>(out, o, (double)acc.v / divisor);           \
-            else if (finish == F_SQRT_DIVIDE) store<double>(out, o, sqrt((double)acc.v / divisor)); \
-            else store<A>(out, o, acc.v);                                                          \
+            store_result(out, offset_of(out, shape, k), op, finish, divisor, acc);                 \
         }                                                                                          \
     }
 
@@ -185,12 +182,7 @@ REDUCE_AXIS_THREADS(double, reduce_axis_threads_f64)
         for (long long j = threadIdx.x; j < axis_len; j += blockDim.x)                             \
             acc = combine(op, acc, lift(op, load<A>(in, base + j * axis_stride), j, c));           \
         acc = block_reduce(op, acc);                                                               \
-        if (threadIdx.x != 0) return;                                                              \
-        long long o = offset_of(out, shape, k);                                                    \
-        if (op == R_ARGMIN || op == R_ARGMAX) store<long long>(out, o, acc.i < 0 ? 0 : acc.i);     \
-        else if (finish == F_DIVIDE) store<double>(out, o, (double)acc.v / divisor);               \
-        else if (finish == F_SQRT_DIVIDE) store<double>(out, o, sqrt((double)acc.v / divisor));    \
-        else store<A>(out, o, acc.v);                                                              \
+        if (threadIdx.x == 0) store_result(out, offset_of(out, shape, k), op, finish, divisor, acc); \
     }
 
 REDUCE_AXIS_BLOCKS(long long, reduce_axis_blocks_i64)

@@ -9,6 +9,9 @@
 //! `ARRSH_REQUIRE_GPU=1` a skip is a failure.
 //! Durations (`12.3 ms`) and shares (`95.5%`) are masked in both texts: times vary, counts do not.
 
+mod common;
+
+use common::line_diff;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -227,30 +230,6 @@ fn squeeze_rules(token: &str) -> String {
             continue;
         }
         out.push(c);
-    }
-    out
-}
-
-/// The first differing lines, enough to see what changed.
-fn line_diff(expected: &str, actual: &str) -> String {
-    let (e, a): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), actual.lines().collect());
-    let mut out = String::new();
-    let mut shown = 0;
-    for i in 0..e.len().max(a.len()) {
-        let (x, y) = (e.get(i), a.get(i));
-        if x != y {
-            out.push_str(&format!(
-                "  line {}:\n    expected: {}\n    actual:   {}\n",
-                i + 1,
-                x.unwrap_or(&"<none>"),
-                y.unwrap_or(&"<none>")
-            ));
-            shown += 1;
-            if shown == 8 {
-                out.push_str("  ...\n");
-                break;
-            }
-        }
     }
     out
 }

@@ -26,6 +26,9 @@
 //! differ from the cpu's, so that run has no `.out`); without one that run says `skipped: no gpu`,
 //! and with `ARRSH_REQUIRE_GPU=1` a skip is a failure.
 
+mod common;
+
+use common::line_diff;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -491,28 +494,4 @@ fn squeeze(line: &str) -> String {
 
 fn indent(text: &str) -> String {
     text.lines().map(|l| format!("    {l}\n")).collect()
-}
-
-/// The first differing lines, enough to see what changed.
-fn line_diff(expected: &str, actual: &str) -> String {
-    let (e, a): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), actual.lines().collect());
-    let mut out = String::new();
-    let mut shown = 0;
-    for i in 0..e.len().max(a.len()) {
-        let (x, y) = (e.get(i), a.get(i));
-        if x != y {
-            out.push_str(&format!(
-                "  line {}:\n    expected: {}\n    actual:   {}\n",
-                i + 1,
-                x.unwrap_or(&"<none>"),
-                y.unwrap_or(&"<none>")
-            ));
-            shown += 1;
-            if shown == 8 {
-                out.push_str("  ...\n");
-                break;
-            }
-        }
-    }
-    out
 }

@@ -1,4 +1,5 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the integration tests (each test file uses some of them).
+#![allow(dead_code)]
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -13,4 +14,28 @@ pub fn run_code(code: &str, dir: &Path) -> Output {
         .env_remove("RUST_BACKTRACE")
         .output()
         .expect("arrsh runs")
+}
+
+/// The first differing lines of two texts, enough to see what changed.
+pub fn line_diff(expected: &str, actual: &str) -> String {
+    let (e, a): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), actual.lines().collect());
+    let mut out = String::new();
+    let mut shown = 0;
+    for i in 0..e.len().max(a.len()) {
+        let (x, y) = (e.get(i), a.get(i));
+        if x != y {
+            out.push_str(&format!(
+                "  line {}:\n    expected: {}\n    actual:   {}\n",
+                i + 1,
+                x.unwrap_or(&"<none>"),
+                y.unwrap_or(&"<none>")
+            ));
+            shown += 1;
+            if shown == 8 {
+                out.push_str("  ...\n");
+                break;
+            }
+        }
+    }
+    out
 }
