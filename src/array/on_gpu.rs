@@ -671,25 +671,18 @@ pub fn set_masked(a: &Array, mask: &Array, value: Operand) -> Result<()> {
     spread.shape = a.shape().to_vec();
     spread.strides.extend(std::iter::repeat_n(0, a.ndim() - k));
     let cond = mask.with_layout(spread);
-    let spread_value = match value {
-        Operand::Scalar(_) => Some(value),
-        Operand::Array(v) if v.size() == 1 => Some(Operand::Array(v)),
-        _ => None,
-    };
-    let row_value = match value {
-        Operand::Array(v) if v.size() == row && v.size() != 1 => Some(super::shape::reshape(
+    // A one-element array becomes a 0-d array and one row's worth a row: both broadcast.
+    let shaped = match value {
+        Operand::Array(v) if v.size() == 1 => Some(super::shape::reshape(v, &[])?),
+        Operand::Array(v) if v.size() == row => Some(super::shape::reshape(
             v,
             &row_shape.iter().map(|&n| n as i64).collect::<Vec<_>>(),
         )?),
         _ => None,
     };
-    let scalar_value = match spread_value {
-        Some(Operand::Array(v)) => Some(super::shape::reshape(v, &[])?),
-        _ => None,
-    };
-    let broadcast = match (&spread_value, &scalar_value, &row_value) {
-        (_, Some(v), _) | (_, _, Some(v)) => Some(Operand::Array(v)),
-        (Some(s), None, None) => Some(*s),
+    let broadcast = match (value, &shaped) {
+        (Operand::Scalar(_), _) => Some(value),
+        (_, Some(v)) => Some(Operand::Array(v)),
         _ => None,
     };
     if let Some(value) = broadcast {
