@@ -50,6 +50,10 @@ pub enum DeviceChoice {
 }
 
 /// Exit status: 0 success, 1 an error in the program, 2 bad command-line use (clap's own).
+/// Deep recursion in user programs needs more stack than a main thread has: the interpreter
+/// runs on a thread of this size.
+pub const INTERPRETER_STACK_BYTES: usize = 512 << 20;
+
 pub fn run(options: Options) -> i32 {
     crate::interp::builtins::start_clock();
     let color =

@@ -3,13 +3,10 @@ use clap::Parser;
 #[global_allocator]
 static ALLOCATOR: arrsh::device::cpu::retain::RetainLarge = arrsh::device::cpu::retain::RetainLarge;
 
-/// Deep recursion in user programs needs more stack than the main thread has.
-const INTERPRETER_STACK_BYTES: usize = 512 << 20;
-
 fn main() {
     let options = arrsh::cli::Options::parse();
     let status = std::thread::Builder::new()
-        .stack_size(INTERPRETER_STACK_BYTES)
+        .stack_size(arrsh::cli::INTERPRETER_STACK_BYTES)
         .spawn(move || arrsh::cli::run(options))
         .and_then(|thread| {
             thread

@@ -28,12 +28,17 @@ fn scratch(test: &str) -> PathBuf {
 
 /// An interactive session in `dir` with its history file there; returns at the first prompt.
 fn start(dir: &Path) -> PtySession {
+    start_with_env(dir, &[])
+}
+
+fn start_with_env(dir: &Path, env: &[(&str, &str)]) -> PtySession {
     let mut command = Command::new(BIN);
     command
         .current_dir(dir)
         .env("ARRSH_HISTORY", dir.join("history"))
         .env("NO_COLOR", "1")
-        .env("TERM", "xterm");
+        .env("TERM", "xterm")
+        .envs(env.iter().copied());
     let options = Options::new()
         .timeout_ms(Some(TIMEOUT_MS))
         .strip_ansi_escape_codes(true);
@@ -214,4 +219,112 @@ fn piped_stdin_runs_lines_and_echoes_values() {
     );
     assert!(stderr.contains("`nope` is not defined"), "{stderr}");
     assert!(!stdout.contains(PROMPT) && !stderr.contains(PROMPT));
+}
+
+/// Variables of every kind, made before the faults below; `check_variables` uses each of them.
+const MAKE_VARIABLES: &[&str] = &[
+    "a = arange(5)",
+    "n = 7",
+    "s = \"kept\"",
+    "fn twice(v) { return v * 2 }",
+    "m = reshape(arange(6.0), [2, 3])",
+];
+
+fn check_variables(session: &mut PtySession) {
+    enter_expecting(session, "print(twice(a), n, s, sum(m))", "[0 2 4 6 8] 7 kept 15.0");
+}
+
+#[test]
+fn every_fault_keeps_the_session_and_its_variables() {
+    let dir = scratch("faults");
+    std::fs::write(dir.join("notnpy.npy"), "plain text, not an array\n").unwrap();
+    std::fs::write(dir.join("cut.npy"), b"\x93NUMPY\x01\x00v\x00{'descr': '<f8', 'fo").unwrap();
+    std::fs::write(dir.join("binary.arr"), b"\xff\xfe\x00\x01").unwrap();
+    let mut s = start(&dir);
+    for line in MAKE_VARIABLES {
+        enter(&mut s, line);
+    }
+    let faults: &[(&str, &str)] = &[
+        ("big = ones(1e15)", "cannot allocate"),
+        ("big = \"ab\" * 1000000000000", "cannot allocate"),
+        ("fn down(k) { return down(k + 1) }", ""),
+        ("down(0)", "maximum recursion depth"),
+        ("x = load(\"missing.npy\")", "no such file"),
+        ("x = load(\"cut.npy\")", "cut.npy"),
+        ("x = load(\"notnpy.npy\")", "not a .npy file"),
+        ("save(\"/proc/version\", a)", "cannot save"),
+        (":load binary.arr", "invalid UTF-8"),
+        (":load .", "is a directory"),
+        ("n = 9223372036854775807 + 1", "integer overflow"),
+        ("a = a + ones(3)", "could not be broadcast"),
+        ("s = 1; n = undefined", "`undefined` is not defined"),
+        ("x = [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]", "at most 64 dimensions"),
+    ];
+    for (line, expected) in faults {
+        enter_expecting(&mut s, line, expected);
+        check_variables(&mut s);
+    }
+    s.send_line("while true { n = 8 }").unwrap();
+    thread::sleep(Duration::from_millis(300));
+    s.send_control('c').unwrap();
+    assert!(next_prompt(&mut s).contains("interrupted"));
+    check_variables(&mut s);
+    finish(s);
+}
+
+/// The gpu's faults: memory exhausted mid-session, a kernel the driver refuses to launch, and a
+/// kernel that faults on the device (made by `ARRSH_GPU_FAULT`, which swaps in a real failing
+/// launch). Needs a gpu; without one it says it skipped, and `ARRSH_REQUIRE_GPU` makes that fail.
+#[test]
+fn gpu_faults_keep_the_session_and_its_variables() {
+    // Also compiles (or loads from the cache) every kernel, which the sessions' timeouts allow
+    // no time for.
+    let probe = Command::new(BIN)
+        .args([
+            "-e",
+            "print(sum(conv2d(ones([4, 4], device=gpu), ones([3, 3], device=gpu))))",
+        ])
+        .output()
+        .unwrap();
+    if !probe.status.success() {
+        assert!(
+            std::env::var_os("ARRSH_REQUIRE_GPU").is_none(),
+            "the gpu fault tests need a gpu and ARRSH_REQUIRE_GPU is set"
+        );
+        println!("skipped: no gpu: gpu faults in the REPL");
+        return;
+    }
+    let dir = scratch("gpu_faults");
+    let mut s = start_with_env(&dir, &[("ARRSH_GPU_FAULT", "conv2d:launch")]);
+    for line in MAKE_VARIABLES {
+        enter(&mut s, line);
+    }
+    enter(&mut s, "g = arange(4, device=gpu)");
+    let check_gpu = |s: &mut PtySession| enter_expecting(s, "print(g * 2, sum(g))", "[0 2 4 6] 6");
+    enter(&mut s, "big = ones(4e9, device=gpu)");
+    enter_expecting(&mut s, "more = ones(20e9, device=gpu)", "cannot allocate");
+    check_variables(&mut s);
+    check_gpu(&mut s);
+    enter_expecting(
+        &mut s,
+        "c = conv2d(ones([8, 8], device=gpu), ones([3, 3], device=gpu))",
+        "failed to launch",
+    );
+    check_variables(&mut s);
+    check_gpu(&mut s);
+    finish(s);
+
+    let mut s = start_with_env(&dir, &[("ARRSH_GPU_FAULT", "conv2d:trap")]);
+    for line in MAKE_VARIABLES {
+        enter(&mut s, line);
+    }
+    enter_expecting(
+        &mut s,
+        "c = conv2d(ones([8, 8], device=gpu), ones([3, 3], device=gpu)); print(sum(c))",
+        "the gpu's state is lost",
+    );
+    check_variables(&mut s);
+    enter_expecting(&mut s, "g = ones(3, device=gpu) + 1", "the gpu's state is lost");
+    check_variables(&mut s);
+    finish(s);
 }

@@ -11,12 +11,14 @@ pub mod ops;
 pub mod reduce;
 pub mod shape;
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD};
 
 use crate::device::cpu::{self, CpuBuffer, CpuElement};
 use crate::device::gpu::GpuBuffer;
 use crate::device::Device;
-use crate::error::{memory_error, value_error, Result};
+use crate::error::{memory_error, shape_error, value_error, Result};
 use crate::with_dtype;
 use dtype::{DType, Element};
 use layout::Layout;
@@ -74,18 +76,54 @@ pub struct Array {
     storage: Storage,
 }
 
+/// What one allocation may take, in bytes; 0 means the machine's physical memory.
+static MEMORY_LIMIT: AtomicU64 = AtomicU64::new(0);
+
+/// Caps what one array or string may take (the fuzz targets keep their inputs small this way).
+pub fn set_memory_limit(bytes: u64) {
+    MEMORY_LIMIT.store(bytes, Ordering::Relaxed);
+}
+
 /// Refuses allocations the machine cannot hold before trying, so they are errors, not aborts.
 pub fn check_allocation(elements: usize, dtype: DType) -> Result<()> {
-    let bytes = elements as u128 * dtype.size() as u128;
-    let available = physical_memory_bytes();
-    if bytes > available as u128 {
-        return Err(memory_error(format!(
-            "cannot allocate {} for an array of {} {} elements: the machine has {} of memory",
-            human_bytes(bytes as f64),
-            elements,
-            dtype,
-            human_bytes(available as f64)
-        )));
+    check_memory(
+        elements as u128 * dtype.size() as u128,
+        &format!("an array of {elements} {dtype} elements"),
+    )
+}
+
+/// The same refusal for `bytes` of anything (`what` names it in the message). Large requests are
+/// held against the memory available now: Linux grants more than it has and the kernel's
+/// out-of-memory killer ends the process later, when the pages are touched.
+pub fn check_memory(bytes: u128, what: &str) -> Result<()> {
+    const CHECK_AVAILABLE_FROM: u128 = 64 << 20;
+    let refuse = |reason: String| {
+        Err(memory_error(format!(
+            "cannot allocate {} for {what}: {reason}",
+            human_bytes(bytes as f64)
+        )))
+    };
+    let limit = MEMORY_LIMIT.load(Ordering::Relaxed);
+    if limit != 0 && bytes > limit as u128 {
+        return refuse(format!("the limit is {}", human_bytes(limit as f64)));
+    }
+    let physical = physical_memory_bytes();
+    if bytes > physical as u128 {
+        return refuse(format!(
+            "the machine has {} of memory",
+            human_bytes(physical as f64)
+        ));
+    }
+    if bytes >= CHECK_AVAILABLE_FROM {
+        if let Some(available) = available_memory_bytes() {
+            if bytes > available as u128 {
+                return refuse(format!(
+                    "{} of the machine's {} is available",
+                    human_bytes(available as f64),
+                    human_bytes(physical as f64)
+                ));
+            }
+        }
     }
     Ok(())
 }
@@ -105,6 +143,15 @@ fn physical_memory_bytes() -> u64 {
     }
 }
 
+/// The kernel's estimate of memory a new allocation can use, plus freed blocks this process
+/// keeps for reuse.
+fn available_memory_bytes() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024 + cpu::retain::kept_bytes() as u64)
+}
+
 pub fn human_bytes(bytes: f64) -> String {
     const UNITS: [&str; 5] = ["B", "KB", "MB", "GB", "TB"];
     let mut value = bytes;
@@ -121,10 +168,22 @@ pub fn human_bytes(bytes: f64) -> String {
 }
 
 /// Element count of a shape, or an error when it overflows.
+/// NumPy's limit on dimensions; it also bounds how deep a nested list literal may go.
+pub const MAX_NDIM: usize = 64;
+
+/// The element count of a shape a user asked for: at most `MAX_NDIM` dimensions and a count
+/// that memory can address.
 pub fn shape_size(shape: &[usize]) -> Result<usize> {
+    if shape.len() > MAX_NDIM {
+        return Err(shape_error(format!(
+            "arrays have at most {MAX_NDIM} dimensions, this one would have {}",
+            shape.len()
+        )));
+    }
     shape
         .iter()
         .try_fold(1usize, |acc, &n| acc.checked_mul(n))
+        .filter(|&size| size <= isize::MAX as usize)
         .ok_or_else(|| memory_error("array is too big: its element count overflows"))
 }
 

@@ -37,7 +37,7 @@ pub fn reshape(a: &Array, shape: &[i64]) -> Result<Array> {
             }
         })
         .collect();
-    if resolved.iter().product::<usize>() != size {
+    if super::shape_size(&resolved)? != size {
         return Err(shape_error(format!(
             "cannot reshape array of size {size} into shape {}",
             shape_text(&resolved)

@@ -240,9 +240,12 @@ fn shape_arg(v: &Value) -> Result<Vec<usize>> {
         Value::Array(a) if a.ndim() == 1 => a.to_vec::<i64>(),
         other => vec![count_arg(other, "a shape")?],
     };
-    dims.into_iter()
+    let shape = dims
+        .into_iter()
         .map(|d| usize::try_from(d).map_err(|_| value_error("negative dimensions are not allowed")))
-        .collect()
+        .collect::<Result<Vec<_>>>()?;
+    array::shape_size(&shape)?;
+    Ok(shape)
 }
 
 fn axis_arg(args: &Args, i: usize) -> Result<Option<i64>> {

@@ -35,7 +35,13 @@ pub fn run(interp: &mut Interpreter, name: &str, args: &str) -> Result<Request> 
                 .join(" ")
         ))
     })?;
-    (command.run)(interp, args.trim())
+    let args = args.trim();
+    if command.args.is_empty() && !args.is_empty() {
+        return Err(command_error(format!(
+            ":{name} takes no argument, not `{args}`"
+        )));
+    }
+    (command.run)(interp, args)
 }
 
 fn done(_: ()) -> Request {
@@ -127,6 +133,9 @@ static COMMANDS: &[Command] = &[
 ];
 
 fn load(interp: &mut Interpreter, args: &str) -> Result<Request> {
+    if args.is_empty() {
+        return Err(command_error(":load needs a script file"));
+    }
     let text = super::read_script(args)?;
     interp.run_source(args, &text, false)?;
     Ok(Request::Continue)

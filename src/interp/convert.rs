@@ -138,6 +138,7 @@ fn nested_numbers(items: &[Value]) -> Result<(Vec<usize>, Vec<Scalar>, DType)> {
     }
     let mut full_shape = vec![items.len()];
     full_shape.extend(shape.unwrap_or_default());
+    crate::array::shape_size(&full_shape)?;
     Ok((full_shape, data, dtype))
 }
 

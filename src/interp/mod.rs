@@ -204,16 +204,17 @@ impl Interpreter {
         self.globals[slot] = Some(value);
     }
 
-    /// The value of one expression given as text, evaluated at the top level.
-    pub fn evaluate(&mut self, name: &str, text: &str) -> Result<Value> {
-        let program = self.compile(name, text)?;
+    /// The value of `fragment`, one expression in the running command's arguments `args`,
+    /// evaluated at the top level.
+    pub fn evaluate_fragment(&mut self, args: &str, fragment: &str) -> Result<Value> {
+        let program = self.compile_fragment(args, fragment)?;
         match program.body.as_slice() {
             [Stmt {
                 kind: StmtKind::Expr(e),
                 ..
             }] => self.eval(e, &mut Frame::default()),
             _ => Err(crate::error::command_error(format!(
-                "expected one expression, not `{text}`"
+                "expected one expression, not `{fragment}`"
             ))),
         }
     }
@@ -221,7 +222,45 @@ impl Interpreter {
     /// Parses and resolves a source; its id is kept so errors can quote it later.
     pub fn compile(&mut self, name: &str, text: &str) -> Result<Program> {
         let id = self.sources.add(name, text);
-        let program = syntax::parse(text, id)?;
+        self.parse_and_resolve(text, id)
+    }
+
+    /// Parses `fragment`, a slice of the running command's arguments `args` (`:bench STMT`,
+    /// `:sweep`'s sizes and body), so that its errors point into the command's own line: the
+    /// line's source is parsed with everything but the fragment blanked out.
+    pub fn compile_fragment(&mut self, args: &str, fragment: &str) -> Result<Program> {
+        let Some((source, start)) = self.locate_fragment(args, fragment) else {
+            return self.compile("<command>", fragment);
+        };
+        let text = self.sources.get(source).map(|s| s.text.clone());
+        let blanked: String = text
+            .as_deref()
+            .unwrap_or_default()
+            .char_indices()
+            .map(|(i, c)| match c {
+                _ if (start..start + fragment.len()).contains(&i) => c.to_string(),
+                '\n' => "\n".to_string(),
+                _ => " ".repeat(c.len_utf8()),
+            })
+            .collect();
+        self.parse_and_resolve(&blanked, source)
+    }
+
+    /// Where `fragment` (a slice of `args`) starts in the running statement's source.
+    fn locate_fragment(&self, args: &str, fragment: &str) -> Option<(u32, usize)> {
+        let within_args = (fragment.as_ptr() as usize).checked_sub(args.as_ptr() as usize)?;
+        if within_args + fragment.len() > args.len() {
+            return None;
+        }
+        let span = self.statement?;
+        let text = &self.sources.get(span.source)?.text;
+        let statement = text.get(span.start as usize..span.end as usize)?;
+        let args_start = span.start as usize + statement.rfind(args)?;
+        Some((span.source, args_start + within_args))
+    }
+
+    fn parse_and_resolve(&mut self, text: &str, source: u32) -> Result<Program> {
+        let program = syntax::parse(text, source)?;
         let mut intern = |n: &str| self.intern(n);
         resolve::resolve(&program, &mut intern);
         Ok(program)

@@ -166,7 +166,7 @@ pub fn bench(interp: &mut Interpreter, statement: &str) -> Result<()> {
             ":bench needs a statement, e.g. :bench x *= 5",
         ));
     }
-    let program = interp.compile("<bench>", statement)?;
+    let program = interp.compile_fragment(statement, statement)?;
     let timing = std::mem::replace(&mut interp.timing, false);
     let measured = sample_runs(interp, &program, BENCH_BUDGET);
     interp.timing = timing;

@@ -57,6 +57,11 @@ fn sizes_of(value: &Value) -> Result<Vec<i64>> {
             ))
         }
     };
+    if items.is_empty() {
+        return Err(command_error(
+            ":sweep needs at least one size, e.g. [1e3, 1e4, 1e5]",
+        ));
+    }
     items
         .iter()
         .map(|v| match v {
@@ -76,8 +81,8 @@ pub fn sweep(interp: &mut Interpreter, args: &str) -> Result<()> {
             ":sweep needs `for n in SIZES { BODY }`, e.g. :sweep for n in [1e3, 1e5, 1e7] { x = ones(n); y = x * 5 + 1 }",
         )
     })?;
-    let sizes = sizes_of(&interp.evaluate("<sweep>", sizes)?)?;
-    let program = interp.compile("<sweep>", body)?;
+    let sizes = sizes_of(&interp.evaluate_fragment(args, sizes)?)?;
+    let program = interp.compile_fragment(args, body)?;
     let gpu_reason = gpu::availability().err().map(|e| e.message.clone());
     let devices: Vec<Device> = match gpu_reason {
         None => vec![Device::Cpu, Device::Gpu],

@@ -129,7 +129,7 @@ fn rule_description(rule: Rule) -> &'static str {
     match rule {
         Rule::EOI => "the end of the statement",
         Rule::expr | Rule::primary | Rule::expr_stmt => "an expression",
-        Rule::ident | Rule::target => "a name",
+        Rule::ident => "a name",
         Rule::block => "a block `{ ... }`",
         Rule::params => "a parameter list `(...)`",
         Rule::int | Rule::float => "a number",
@@ -149,7 +149,7 @@ fn rule_description(rule: Rule) -> &'static str {
         | Rule::modulo
         | Rule::matmul
         | Rule::pow => "an operator",
-        Rule::subscript | Rule::slice | Rule::slice_part => "an index",
+        Rule::subscript | Rule::slice_rest | Rule::slice_part => "an index",
         Rule::arg => "an argument",
         Rule::param => "a parameter",
         Rule::else_if | Rule::else_block => "`else`",
@@ -180,18 +180,23 @@ impl AstBuilder {
         let rule = pair.as_rule();
         let mut inner = without_keywords(pair);
         let kind = match rule {
-            Rule::expr_stmt => StmtKind::Expr(self.expr(inner.next().unwrap())?),
-            Rule::assign => {
-                let target = self.target(inner.next().unwrap())?;
-                let op = match inner.next().unwrap().as_str() {
-                    "+=" => Some(BinOp::Add),
-                    "-=" => Some(BinOp::Sub),
-                    "*=" => Some(BinOp::Mul),
-                    "/=" => Some(BinOp::Div),
-                    _ => None,
-                };
-                let value = self.expr(inner.next().unwrap())?;
-                StmtKind::Assign { target, op, value }
+            Rule::expr_stmt => {
+                let first = inner.next().unwrap();
+                match inner.next() {
+                    None => StmtKind::Expr(self.expr(first)?),
+                    Some(op) => {
+                        let target = self.target(first)?;
+                        let op = match op.as_str() {
+                            "+=" => Some(BinOp::Add),
+                            "-=" => Some(BinOp::Sub),
+                            "*=" => Some(BinOp::Mul),
+                            "/=" => Some(BinOp::Div),
+                            _ => None,
+                        };
+                        let value = self.expr(inner.next().unwrap())?;
+                        StmtKind::Assign { target, op, value }
+                    }
+                }
             }
             Rule::if_stmt => {
                 let cond = self.expr(inner.next().unwrap())?;
@@ -255,15 +260,31 @@ impl AstBuilder {
         Name::new(pair.as_str(), self.span(&pair))
     }
 
+    /// The left side of `=`: an expression that must be a name followed by indices.
     fn target(&self, pair: Pair<Rule>) -> Result<Target> {
-        let span = self.span(&pair);
-        let mut inner = pair.into_inner();
-        let name = self.name(inner.next().unwrap());
+        let start = pair.as_span().start();
+        let span = Span::new(self.source_id, start, start + pair.as_str().trim_end().len());
+        let not_assignable = || {
+            Error::new(
+                ErrorKind::Syntax,
+                format!(
+                    "cannot assign to `{}`: only a name or its elements `x[...]` can be assigned",
+                    pair.as_str().trim()
+                ),
+            )
+            .at(span)
+        };
+        let mut inner = pair.clone().into_inner();
+        let name = match inner.next() {
+            Some(ident) if ident.as_rule() == Rule::ident => self.name(ident),
+            _ => return Err(not_assignable()),
+        };
         let mut path = Vec::new();
         for step in inner {
             path.push(match step.as_rule() {
                 Rule::index => TargetStep::Index(self.subscripts(step)?),
-                _ => TargetStep::Attr(step.into_inner().next().unwrap().as_str().into()),
+                Rule::attr => TargetStep::Attr(step.into_inner().next().unwrap().as_str().into()),
+                _ => return Err(not_assignable()),
             });
         }
         let index = match path.pop() {
@@ -314,24 +335,28 @@ impl AstBuilder {
     }
 
     fn subscripts(&self, pair: Pair<Rule>) -> Result<Vec<Subscript>> {
-        pair.into_inner()
-            .map(|sub| {
-                let inner = sub.into_inner().next().unwrap();
-                match inner.as_rule() {
-                    Rule::slice => {
-                        let mut parts = inner
-                            .into_inner()
-                            .map(|part| part.into_inner().next().map(|e| self.expr(e)).transpose());
-                        Ok(Subscript::Slice {
-                            start: parts.next().transpose()?.flatten(),
-                            stop: parts.next().transpose()?.flatten(),
-                            step: parts.next().transpose()?.flatten(),
-                        })
-                    }
-                    _ => Ok(Subscript::Index(self.expr(inner)?)),
-                }
-            })
-            .collect()
+        pair.into_inner().map(|sub| self.subscript(sub)).collect()
+    }
+
+    fn subscript(&self, pair: Pair<Rule>) -> Result<Subscript> {
+        let mut start = None;
+        for part in pair.into_inner() {
+            if part.as_rule() != Rule::slice_rest {
+                start = Some(self.expr(part)?);
+                continue;
+            }
+            let mut bounds = part
+                .into_inner()
+                .map(|bound| bound.into_inner().next().map(|e| self.expr(e)).transpose());
+            return Ok(Subscript::Slice {
+                start,
+                stop: bounds.next().transpose()?.flatten(),
+                step: bounds.next().transpose()?.flatten(),
+            });
+        }
+        Ok(Subscript::Index(
+            start.expect("a subscript without a slice is an expression"),
+        ))
     }
 
     fn expr(&self, pair: Pair<Rule>) -> Result<Expr> {

@@ -82,12 +82,31 @@ fn missing_library() -> Option<&'static str> {
 }
 
 pub(super) fn driver_error(what: &str, e: cu::DriverError) -> Error {
+    use cudarc::driver::sys::CUresult as R;
     let text = e
         .error_string()
         .ok()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| format!("{:?}", e.0));
-    device_error(format!("{what}: {text}"))
+    // These leave the context unusable: CUDA answers every later call with the same error.
+    let context_lost = matches!(
+        e.0,
+        R::CUDA_ERROR_ILLEGAL_ADDRESS
+            | R::CUDA_ERROR_ASSERT
+            | R::CUDA_ERROR_HARDWARE_STACK_ERROR
+            | R::CUDA_ERROR_ILLEGAL_INSTRUCTION
+            | R::CUDA_ERROR_MISALIGNED_ADDRESS
+            | R::CUDA_ERROR_INVALID_ADDRESS_SPACE
+            | R::CUDA_ERROR_INVALID_PC
+            | R::CUDA_ERROR_LAUNCH_FAILED
+    );
+    if context_lost {
+        device_error(format!(
+            "{what}: {text} — the gpu's state is lost: its arrays are gone and further gpu work fails; restart arrsh to use the gpu again (cpu variables are kept)"
+        ))
+    } else {
+        device_error(format!("{what}: {text}"))
+    }
 }
 
 fn create() -> std::result::Result<&'static Gpu, Error> {

@@ -15,7 +15,7 @@ use crate::error::{device_error, Result};
 const COMMON: &str = include_str!("../../../kernels/common.cuh");
 
 /// The kernel modules: name and CUDA source.
-const SOURCES: [(&str, &str); 4] = [
+const SOURCES: [(&str, &str); 5] = [
     (
         "elementwise",
         include_str!("../../../kernels/elementwise.cu"),
@@ -23,6 +23,7 @@ const SOURCES: [(&str, &str); 4] = [
     ("reduce", include_str!("../../../kernels/reduce.cu")),
     ("index", include_str!("../../../kernels/index.cu")),
     ("conv", include_str!("../../../kernels/conv.cu")),
+    ("fault", include_str!("../../../kernels/fault.cu")),
 ];
 
 pub struct Modules {
@@ -73,7 +74,16 @@ impl Gpu {
         block: (u32, u32, u32),
         args: &mut [*mut c_void],
     ) -> Result<()> {
-        let f = self.function(name)?;
+        let mut f = self.function(name)?;
+        let (mut grid, mut block) = (grid, block);
+        let mut args = args;
+        match injected_fault(name) {
+            None => {}
+            Some(Fault::Launch) => block = (2 * MAX_THREADS_PER_BLOCK, 1, 1),
+            Some(Fault::Trap) => {
+                (f, grid, block, args) = (self.function("fault_trap")?, (1, 1, 1), (1, 1, 1), &mut [])
+            }
+        }
         self.note_launch(elements);
         // SAFETY: the caller passes one pointer per kernel parameter, to values of the kernel's
         // parameter types (`abi.rs` mirrors the CUDA structs), alive for this call.
@@ -85,6 +95,36 @@ impl Gpu {
     pub fn launch_over(&self, name: &str, n: usize, args: &mut [*mut c_void]) -> Result<()> {
         self.launch(name, n, (self.grid_for(n), 1, 1), (BLOCK, 1, 1), args)
     }
+}
+
+/// CUDA's limit on a block, on every architecture arrsh runs on.
+const MAX_THREADS_PER_BLOCK: u32 = 1024;
+
+#[derive(Clone, Copy)]
+enum Fault {
+    /// The driver refuses the launch (a block over the limit): an error, the context stays usable.
+    Launch,
+    /// A kernel that traps runs instead: the device faults, and the context is lost.
+    Trap,
+}
+
+/// `ARRSH_GPU_FAULT=NAME:launch` or `NAME:trap` makes every launch of a kernel whose name
+/// contains NAME fail that way: real driver errors, for the tests of fault handling.
+fn injected_fault(kernel: &str) -> Option<Fault> {
+    static FAULT: std::sync::OnceLock<Option<(String, Fault)>> = std::sync::OnceLock::new();
+    let (pattern, fault) = FAULT
+        .get_or_init(|| {
+            let setting = std::env::var("ARRSH_GPU_FAULT").ok()?;
+            let (pattern, how) = setting.rsplit_once(':')?;
+            let fault = match how {
+                "launch" => Fault::Launch,
+                "trap" => Fault::Trap,
+                _ => return None,
+            };
+            Some((pattern.to_string(), fault))
+        })
+        .as_ref()?;
+    kernel.contains(pattern.as_str()).then_some(*fault)
 }
 
 /// Pointers to kernel arguments, in order, for `Gpu::launch`.

@@ -1,0 +1,3 @@
+// A kernel that always faults, launched in place of a real one only when ARRSH_GPU_FAULT asks
+// for it: tests use it to check that a sticky device error leaves the session usable.
+extern "C" __global__ void fault_trap() { __trap(); }
