@@ -769,9 +769,15 @@ fn kind_mismatches(cases: &'static [Case]) -> Vec<(usize, String)> {
             for (i, c) in cases.iter().enumerate() {
                 let mut interp =
                     Interpreter::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
-                let kind = interp.run_source("<-e>", c.code, false).err().map(|e| e.kind);
+                let kind = interp
+                    .run_source("<-e>", c.code, false)
+                    .err()
+                    .map(|e| e.kind);
                 if kind != Some(c.kind) {
-                    found.push((i, format!("{:?}: kind {kind:?}, expected {:?}", c.code, c.kind)));
+                    found.push((
+                        i,
+                        format!("{:?}: kind {kind:?}, expected {:?}", c.code, c.kind),
+                    ));
                 }
             }
             found
@@ -789,7 +795,77 @@ fn kind_mismatches(cases: &'static [Case]) -> Vec<(usize, String)> {
 fn every_error_has_its_kind() {
     let failures = kind_mismatches(CASES);
     report("error kinds", CASES.len(), &failures);
-    let device_cases = if gpu_present() { GPU_CASES } else { NO_GPU_CASES };
+    let device_cases = if gpu_present() {
+        GPU_CASES
+    } else {
+        NO_GPU_CASES
+    };
     let failures = kind_mismatches(device_cases);
     report("device error kinds", device_cases.len(), &failures);
+}
+
+/// `arrsh FILE` with a file it cannot run: one `error:` line naming the file and why, exit 1.
+#[test]
+fn script_files_that_cannot_run_are_clean_errors() {
+    let dir = fixture_dir();
+    std::fs::write(
+        dir.join("binary.arr"),
+        [0x7fu8, b'E', b'L', b'F', 0, 0, 0xff, 0x01],
+    )
+    .unwrap();
+    std::fs::write(dir.join("latin1.arr"), b"print(1)\nname = \"caf\xe9\"\n").unwrap();
+    let cases: &[(&str, &[&str])] = &[
+        ("missing.arr", &["cannot read missing.arr", "No such file"]),
+        ("adir", &["adir is a directory, not a script"]),
+        (
+            "binary.arr",
+            &["binary.arr is not a text script", "invalid UTF-8 at byte 6"],
+        ),
+        (
+            "latin1.arr",
+            &[
+                "latin1.arr is not a text script",
+                "invalid UTF-8 at byte 20",
+            ],
+        ),
+    ];
+    for (file, words) in cases {
+        let out = Command::new(arrsh())
+            .arg(file)
+            .current_dir(&dir)
+            .env("NO_COLOR", "1")
+            .env_remove("RUST_BACKTRACE")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{file}: {stderr}");
+        assert!(out.stdout.is_empty(), "{file}: nothing runs");
+        assert_eq!(stderr.lines().count(), 1, "{file}: {stderr}");
+        assert!(stderr.starts_with("error: "), "{file}: {stderr}");
+        for word in *words {
+            assert!(stderr.contains(word), "{file}: {word:?} not in {stderr:?}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Bad command-line use exits 2, with clap's message and no panic.
+#[test]
+fn bad_command_lines_exit_2() {
+    let cases: &[&[&str]] = &[
+        &["--bogus"],
+        &["-e"],
+        &["a.arr", "b.arr"],
+        &["--device", "tpu", "-e", "1"],
+        &["--scalar", "sometimes", "-e", "1"],
+    ];
+    for args in cases {
+        let out = Command::new(arrsh()).args(*args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("error:") && !panic_text(&stderr),
+            "{args:?}: {stderr}"
+        );
+    }
 }

@@ -231,14 +231,22 @@ const MAKE_VARIABLES: &[&str] = &[
 ];
 
 fn check_variables(session: &mut PtySession) {
-    enter_expecting(session, "print(twice(a), n, s, sum(m))", "[0 2 4 6 8] 7 kept 15.0");
+    enter_expecting(
+        session,
+        "print(twice(a), n, s, sum(m))",
+        "[0 2 4 6 8] 7 kept 15.0",
+    );
 }
 
 #[test]
 fn every_fault_keeps_the_session_and_its_variables() {
     let dir = scratch("faults");
     std::fs::write(dir.join("notnpy.npy"), "plain text, not an array\n").unwrap();
-    std::fs::write(dir.join("cut.npy"), b"\x93NUMPY\x01\x00v\x00{'descr': '<f8', 'fo").unwrap();
+    std::fs::write(
+        dir.join("cut.npy"),
+        b"\x93NUMPY\x01\x00v\x00{'descr': '<f8', 'fo",
+    )
+    .unwrap();
     std::fs::write(dir.join("binary.arr"), b"\xff\xfe\x00\x01").unwrap();
     let mut s = start(&dir);
     for line in MAKE_VARIABLES {
@@ -324,7 +332,11 @@ fn gpu_faults_keep_the_session_and_its_variables() {
         "the gpu's state is lost",
     );
     check_variables(&mut s);
-    enter_expecting(&mut s, "g = ones(3, device=gpu) + 1", "the gpu's state is lost");
+    enter_expecting(
+        &mut s,
+        "g = ones(3, device=gpu) + 1",
+        "the gpu's state is lost",
+    );
     check_variables(&mut s);
     finish(s);
 }

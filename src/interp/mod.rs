@@ -1,6 +1,7 @@
 //! The interpreter: runs statements, keeps the session's globals, calls functions, and asks the
 //! array layer for every numeric operation. It never knows which device does the work.
 
+pub mod bounded;
 pub mod builtins;
 pub mod commands;
 mod convert;
@@ -158,6 +159,11 @@ impl Interpreter {
         self.interrupt.clone()
     }
 
+    /// Forgets a Ctrl-C that came after the last statement ended.
+    pub fn clear_interrupt(&self) {
+        self.interrupt.store(false, Ordering::Relaxed);
+    }
+
     pub fn quit_requested(&self) -> bool {
         self.quit_requested
     }
@@ -273,7 +279,6 @@ impl Interpreter {
     }
 
     pub fn run_program(&mut self, program: &Program, echo: bool) -> Result<()> {
-        self.interrupt.store(false, Ordering::Relaxed);
         let mut frame = Frame::default();
         for stmt in &program.body {
             if self.quit_requested {

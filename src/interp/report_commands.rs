@@ -222,6 +222,7 @@ pub(super) fn sample_runs(
     let started = Instant::now();
     let mut samples = Vec::new();
     while samples.len() < BENCH_MAX_RUNS && (samples.len() < 3 || started.elapsed() < budget) {
+        interp.check_interrupt()?;
         samples.push(time_one(interp)?);
         if samples.len() == 1 && samples[0] > budget.as_secs_f64() {
             break;

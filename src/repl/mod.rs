@@ -45,6 +45,7 @@ fn run_lines(interp: &mut Interpreter) -> i32 {
 /// Runs input number `number`; on an error, restores the variables and reports it on stderr.
 fn run_input(interp: &mut Interpreter, number: usize, text: &str) {
     let snapshot = interp.snapshot();
+    interp.clear_interrupt();
     if let Err(e) = interp.run_source(&format!("<input {number}>"), text, true) {
         interp.restore(snapshot);
         crate::cli::report(interp, &e);

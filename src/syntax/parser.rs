@@ -263,7 +263,11 @@ impl AstBuilder {
     /// The left side of `=`: an expression that must be a name followed by indices.
     fn target(&self, pair: Pair<Rule>) -> Result<Target> {
         let start = pair.as_span().start();
-        let span = Span::new(self.source_id, start, start + pair.as_str().trim_end().len());
+        let span = Span::new(
+            self.source_id,
+            start,
+            start + pair.as_str().trim_end().len(),
+        );
         let not_assignable = || {
             Error::new(
                 ErrorKind::Syntax,

@@ -81,7 +81,8 @@ impl Gpu {
             None => {}
             Some(Fault::Launch) => block = (2 * MAX_THREADS_PER_BLOCK, 1, 1),
             Some(Fault::Trap) => {
-                (f, grid, block, args) = (self.function("fault_trap")?, (1, 1, 1), (1, 1, 1), &mut [])
+                (f, grid, block, args) =
+                    (self.function("fault_trap")?, (1, 1, 1), (1, 1, 1), &mut [])
             }
         }
         self.note_launch(elements);

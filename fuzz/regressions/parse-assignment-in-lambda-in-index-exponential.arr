@@ -1,0 +1,2 @@
+a = 1
+a[fn() { a[fn() { a[fn() { a[fn() { a[fn() { a[fn() { a[fn() { a[fn() { a[fn() { a[fn() { a[fn() { a[fn() { a[fn() { a[fn() { a[fn() { a[fn() { a[fn() { a[fn() { a[fn() { a[fn() { a[fn() { a[fn() { a[fn() { a[fn() { a[fn() { a[fn() { a[fn() { a[fn() { a[fn() { a[fn() { 1 }] }] }] }] }] }] }] }] }] }] }] }] }] }] }] }] }] }] }] }] }] }] }] }] }] }] }] }] }] }]
