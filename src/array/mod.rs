@@ -180,11 +180,14 @@ pub fn shape_size(shape: &[usize]) -> Result<usize> {
             shape.len()
         )));
     }
-    shape
+    // As NumPy does, the nonzero dimensions must multiply without overflow even when another is
+    // zero: products of parts of the shape (rows, strides) must fit too.
+    let nonzero = shape
         .iter()
-        .try_fold(1usize, |acc, &n| acc.checked_mul(n))
+        .try_fold(1usize, |acc, &n| acc.checked_mul(n.max(1)))
         .filter(|&size| size <= isize::MAX as usize)
-        .ok_or_else(|| memory_error("array is too big: its element count overflows"))
+        .ok_or_else(|| memory_error("array is too big: its element count overflows"))?;
+    Ok(if shape.contains(&0) { 0 } else { nonzero })
 }
 
 impl Array {

@@ -17,11 +17,12 @@ pub fn reshape(a: &Array, shape: &[i64]) -> Result<Array> {
             "can only specify one unknown dimension (-1), and no other negative sizes",
         ));
     }
-    let known: usize = shape
+    let known_dims: Vec<usize> = shape
         .iter()
         .filter(|&&n| n >= 0)
         .map(|&n| n as usize)
-        .product();
+        .collect();
+    let known = super::shape_size(&known_dims)?;
     if unknown == 1 && known == 0 {
         return Err(shape_error(format!(
             "cannot reshape array of size {size} into a shape with a zero dimension and a -1"
