@@ -167,7 +167,6 @@ pub fn human_bytes(bytes: f64) -> String {
     }
 }
 
-/// Element count of a shape, or an error when it overflows.
 /// NumPy's limit on dimensions; it also bounds how deep a nested list literal may go.
 pub const MAX_NDIM: usize = 64;
 
