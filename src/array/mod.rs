@@ -107,6 +107,10 @@ pub fn check_memory(bytes: u128, what: &str) -> Result<()> {
     if limit != 0 && bytes > limit as u128 {
         return refuse(format!("the limit is {}", human_bytes(limit as f64)));
     }
+    // Small requests (every string concatenation in a loop) cost nothing here.
+    if bytes < CHECK_AVAILABLE_FROM {
+        return Ok(());
+    }
     let physical = physical_memory_bytes();
     if bytes > physical as u128 {
         return refuse(format!(
@@ -114,33 +118,34 @@ pub fn check_memory(bytes: u128, what: &str) -> Result<()> {
             human_bytes(physical as f64)
         ));
     }
-    if bytes >= CHECK_AVAILABLE_FROM {
-        if let Some(available) = available_memory_bytes() {
-            if bytes > available as u128 {
-                return refuse(format!(
-                    "{} of the machine's {} is available",
-                    human_bytes(available as f64),
-                    human_bytes(physical as f64)
-                ));
-            }
+    if let Some(available) = available_memory_bytes() {
+        if bytes > available as u128 {
+            return refuse(format!(
+                "{} of the machine's {} is available",
+                human_bytes(available as f64),
+                human_bytes(physical as f64)
+            ));
         }
     }
     Ok(())
 }
 
 fn physical_memory_bytes() -> u64 {
-    // SAFETY: sysconf only reads system configuration.
-    let (pages, page_size) = unsafe {
-        (
-            libc::sysconf(libc::_SC_PHYS_PAGES),
-            libc::sysconf(libc::_SC_PAGESIZE),
-        )
-    };
-    if pages > 0 && page_size > 0 {
-        pages as u64 * page_size as u64
-    } else {
-        1 << 46
-    }
+    static PHYSICAL: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *PHYSICAL.get_or_init(|| {
+        // SAFETY: sysconf only reads system configuration.
+        let (pages, page_size) = unsafe {
+            (
+                libc::sysconf(libc::_SC_PHYS_PAGES),
+                libc::sysconf(libc::_SC_PAGESIZE),
+            )
+        };
+        if pages > 0 && page_size > 0 {
+            pages as u64 * page_size as u64
+        } else {
+            1 << 46
+        }
+    })
 }
 
 /// The kernel's estimate of memory a new allocation can use, plus freed blocks this process
