@@ -5,8 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use arrsh::error::SourceMap;
-use arrsh::interp::bounded::run_bounded;
+use arrsh::interp::bounded::{check_parse, run_bounded};
 
 const TIME_LIMIT: Duration = Duration::from_millis(50);
 /// An input may run past the limit only by what one statement takes before it sees the interrupt.
@@ -23,21 +22,6 @@ fn inputs(folders: &[&str]) -> Vec<PathBuf> {
         .collect();
     files.sort();
     files
-}
-
-fn parses_or_fails_at_a_position(text: &str) -> Result<(), String> {
-    let mut sources = SourceMap::default();
-    let id = sources.add("<fuzz>", text);
-    match arrsh::syntax::parse(text, id) {
-        Ok(_) => Ok(()),
-        Err(error) => match error.span {
-            Some(span) if span.start <= span.end && span.start as usize <= text.len() => {
-                sources.render(&error, false);
-                Ok(())
-            }
-            other => Err(format!("a syntax error at {other:?}")),
-        },
-    }
 }
 
 /// The only test in this file: it changes the working directory, where programs may save files.
@@ -60,7 +44,7 @@ fn fuzz_inputs_never_crash_or_hang() {
         let parse_text = text.clone();
         let parsed = std::thread::Builder::new()
             .stack_size(arrsh::cli::INTERPRETER_STACK_BYTES)
-            .spawn(move || parses_or_fails_at_a_position(&parse_text))
+            .spawn(move || check_parse(&parse_text))
             .unwrap()
             .join()
             .expect("the parser does not panic");

@@ -230,6 +230,12 @@ const MAKE_VARIABLES: &[&str] = &[
     "m = reshape(arange(6.0), [2, 3])",
 ];
 
+fn make_variables(session: &mut PtySession) {
+    for line in MAKE_VARIABLES {
+        enter(session, line);
+    }
+}
+
 fn check_variables(session: &mut PtySession) {
     enter_expecting(
         session,
@@ -249,9 +255,7 @@ fn every_fault_keeps_the_session_and_its_variables() {
     .unwrap();
     std::fs::write(dir.join("binary.arr"), b"\xff\xfe\x00\x01").unwrap();
     let mut s = start(&dir);
-    for line in MAKE_VARIABLES {
-        enter(&mut s, line);
-    }
+    make_variables(&mut s);
     let faults: &[(&str, &str)] = &[
         ("big = ones(1e15)", "cannot allocate"),
         ("big = \"ab\" * 1000000000000", "cannot allocate"),
@@ -304,9 +308,7 @@ fn gpu_faults_keep_the_session_and_its_variables() {
     }
     let dir = scratch("gpu_faults");
     let mut s = start_with_env(&dir, &[("ARRSH_GPU_FAULT", "conv2d:launch")]);
-    for line in MAKE_VARIABLES {
-        enter(&mut s, line);
-    }
+    make_variables(&mut s);
     enter(&mut s, "g = arange(4, device=gpu)");
     let check_gpu = |s: &mut PtySession| enter_expecting(s, "print(g * 2, sum(g))", "[0 2 4 6] 6");
     enter(&mut s, "big = ones(4e9, device=gpu)");
@@ -323,9 +325,7 @@ fn gpu_faults_keep_the_session_and_its_variables() {
     finish(s);
 
     let mut s = start_with_env(&dir, &[("ARRSH_GPU_FAULT", "conv2d:trap")]);
-    for line in MAKE_VARIABLES {
-        enter(&mut s, line);
-    }
+    make_variables(&mut s);
     enter_expecting(
         &mut s,
         "c = conv2d(ones([8, 8], device=gpu), ones([3, 3], device=gpu)); print(sum(c))",

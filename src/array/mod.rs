@@ -86,21 +86,22 @@ pub fn set_memory_limit(bytes: u64) {
 
 /// Refuses allocations the machine cannot hold before trying, so they are errors, not aborts.
 pub fn check_allocation(elements: usize, dtype: DType) -> Result<()> {
-    check_memory(
-        elements as u128 * dtype.size() as u128,
-        &format!("an array of {elements} {dtype} elements"),
-    )
+    check_memory(elements as u128 * dtype.size() as u128, || {
+        format!("an array of {elements} {dtype} elements")
+    })
 }
 
-/// The same refusal for `bytes` of anything (`what` names it in the message). Large requests are
+/// The same refusal for `bytes` of anything (`what` names it in the message, made only for a
+/// refusal). Large requests are
 /// held against the memory available now: Linux grants more than it has and the kernel's
 /// out-of-memory killer ends the process later, when the pages are touched.
-pub fn check_memory(bytes: u128, what: &str) -> Result<()> {
+pub fn check_memory(bytes: u128, what: impl FnOnce() -> String) -> Result<()> {
     const CHECK_AVAILABLE_FROM: u128 = 64 << 20;
     let refuse = |reason: String| {
         Err(memory_error(format!(
-            "cannot allocate {} for {what}: {reason}",
-            human_bytes(bytes as f64)
+            "cannot allocate {} for {}: {reason}",
+            human_bytes(bytes as f64),
+            what()
         )))
     };
     let limit = MEMORY_LIMIT.load(Ordering::Relaxed);

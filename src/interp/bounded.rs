@@ -1,12 +1,29 @@
-//! Running any text with bounds, as the fuzz targets and their regression test do: a fresh
-//! interpreter with its output discarded, on a thread with the `arrsh` binary's stack, stopped
-//! through its Ctrl-C flag once it has run for a time limit.
+//! What the fuzz targets and their regression test do with any text: parse it and check the
+//! error's position; run it in a fresh interpreter with its output discarded, on a thread with
+//! the `arrsh` binary's stack, stopped through its Ctrl-C flag once it has run for a time limit.
 
 use std::sync::mpsc::{channel, RecvTimeoutError};
 use std::time::Duration;
 
 use super::Interpreter;
-use crate::error::Result;
+use crate::error::{Result, SourceMap};
+
+/// Parses `text`: a program, or a syntax error that lies in the text and renders. Says what is
+/// wrong otherwise.
+pub fn check_parse(text: &str) -> std::result::Result<(), String> {
+    let mut sources = SourceMap::default();
+    let id = sources.add("<fuzz>", text);
+    let Err(error) = crate::syntax::parse(text, id) else {
+        return Ok(());
+    };
+    match error.span {
+        Some(span) if span.start <= span.end && span.start as usize <= text.len() => {
+            sources.render(&error, true);
+            Ok(())
+        }
+        other => Err(format!("a syntax error at {other:?}: {}", error.message)),
+    }
+}
 
 /// Runs `text`; its error (if any) is rendered too, as the binary would. Panics only if
 /// arrsh panics, which is what the callers look for.

@@ -64,7 +64,7 @@ pub fn binary(interp: &mut Interpreter, op: BinOp, l: &Value, r: &Value) -> Resu
         (Value::Str(a), Value::Str(b)) => str_op(op, a, b),
         (Value::Str(s), Value::Int(n)) | (Value::Int(n), Value::Str(s)) if op == BinOp::Mul => {
             let times = (*n).max(0) as usize;
-            crate::array::check_memory(s.len() as u128 * times as u128, "a string")?;
+            crate::array::check_memory(s.len() as u128 * times as u128, || "a string".into())?;
             Ok(Value::Str(s.repeat(times).into()))
         }
         (Value::Array(_) | Value::List(_), _) | (_, Value::Array(_) | Value::List(_))
@@ -195,7 +195,7 @@ fn float_op(op: BinOp, a: f64, b: f64) -> Value {
 fn str_op(op: BinOp, a: &Rc<str>, b: &Rc<str>) -> Result<Value> {
     Ok(match op {
         BinOp::Add => {
-            crate::array::check_memory(a.len() as u128 + b.len() as u128, "a string")?;
+            crate::array::check_memory(a.len() as u128 + b.len() as u128, || "a string".into())?;
             let mut s = String::with_capacity(a.len() + b.len());
             s.push_str(a);
             s.push_str(b);

@@ -235,25 +235,15 @@ impl Interpreter {
     /// `:sweep`'s sizes and body), so that its errors point into the command's own line: the
     /// line's source is parsed with everything but the fragment blanked out.
     pub fn compile_fragment(&mut self, args: &str, fragment: &str) -> Result<Program> {
-        let Some((source, start)) = self.locate_fragment(args, fragment) else {
-            return self.compile("<command>", fragment);
-        };
-        let text = self.sources.get(source).map(|s| s.text.clone());
-        let blanked: String = text
-            .as_deref()
-            .unwrap_or_default()
-            .char_indices()
-            .map(|(i, c)| match c {
-                _ if (start..start + fragment.len()).contains(&i) => c.to_string(),
-                '\n' => "\n".to_string(),
-                _ => " ".repeat(c.len_utf8()),
-            })
-            .collect();
-        self.parse_and_resolve(&blanked, source)
+        match self.blank_around(args, fragment) {
+            Some((source, blanked)) => self.parse_and_resolve(&blanked, source),
+            None => self.compile("<command>", fragment),
+        }
     }
 
-    /// Where `fragment` (a slice of `args`) starts in the running statement's source.
-    fn locate_fragment(&self, args: &str, fragment: &str) -> Option<(u32, usize)> {
+    /// The running statement's source with every byte but `fragment`'s (a slice of `args`) and
+    /// the newlines made a space, so that positions in it are positions in the source.
+    fn blank_around(&self, args: &str, fragment: &str) -> Option<(u32, String)> {
         let within_args = (fragment.as_ptr() as usize).checked_sub(args.as_ptr() as usize)?;
         if within_args + fragment.len() > args.len() {
             return None;
@@ -261,8 +251,15 @@ impl Interpreter {
         let span = self.statement?;
         let text = &self.sources.get(span.source)?.text;
         let statement = text.get(span.start as usize..span.end as usize)?;
-        let args_start = span.start as usize + statement.rfind(args)?;
-        Some((span.source, args_start + within_args))
+        let start = span.start as usize + statement.rfind(args)? + within_args;
+        let kept = start..start + fragment.len();
+        let mut bytes = text.as_bytes().to_vec();
+        for (i, byte) in bytes.iter_mut().enumerate() {
+            if !kept.contains(&i) && *byte != b'\n' {
+                *byte = b' ';
+            }
+        }
+        Some((span.source, String::from_utf8(bytes).ok()?))
     }
 
     fn parse_and_resolve(&mut self, text: &str, source: u32) -> Result<Program> {

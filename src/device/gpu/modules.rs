@@ -70,13 +70,11 @@ impl Gpu {
         &self,
         name: &str,
         elements: usize,
-        grid: (u32, u32, u32),
-        block: (u32, u32, u32),
-        args: &mut [*mut c_void],
+        mut grid: (u32, u32, u32),
+        mut block: (u32, u32, u32),
+        mut args: &mut [*mut c_void],
     ) -> Result<()> {
         let mut f = self.function(name)?;
-        let (mut grid, mut block) = (grid, block);
-        let mut args = args;
         match injected_fault(name) {
             None => {}
             Some(Fault::Launch) => block = (2 * MAX_THREADS_PER_BLOCK, 1, 1),
