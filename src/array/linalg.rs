@@ -86,7 +86,7 @@ fn matmul_typed<T: LinalgElement + cpu::CpuElement>(a: &Array, b: &Array) -> Res
                     bv.into_dimensionality::<Ix2>().unwrap(),
                 )
                 .map_err(fail)?;
-                Ok(Array::from_ndarray(plus_zero(m.into_dyn())))
+                Ok(Array::from_ndarray(m.into_dyn()))
             }
             (2, 1) => {
                 let v = cpu_linalg::matvec(
@@ -113,7 +113,8 @@ fn matmul_typed<T: LinalgElement + cpu::CpuElement>(a: &Array, b: &Array) -> Res
     })
 }
 
-/// BLAS accumulates into +0, so a product of zeros is +0, never -0; ours does the same.
+/// BLAS accumulates into +0, so a product of zeros is +0, never -0; ours does the same
+/// (`cpu_linalg::matmul` already does for matrices).
 fn plus_zero<T: LinalgElement>(mut m: ndarray::ArrayD<T>) -> ndarray::ArrayD<T> {
     m.mapv_inplace(|x| x + T::zero());
     m

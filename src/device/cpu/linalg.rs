@@ -21,6 +21,7 @@
 
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1, Axis, LinalgScalar};
 use rayon::prelude::*;
+use std::cell::RefCell;
 
 use crate::array::dtype::Element;
 
@@ -35,9 +36,9 @@ const PARALLEL_MATVEC_MIN_WORK: usize = 1 << 15;
 
 /// An element type with matrix products: `f64`, `f32` and `i64`.
 pub trait LinalgElement: Element + LinalgScalar {
-    /// `a · b` into `out`, which is zeroed, in standard layout and of shape
-    /// `(a.rows, b.cols)`; `a.cols == b.rows > 0`.
-    fn matmul_into(a: ArrayView2<'_, Self>, b: ArrayView2<'_, Self>, out: &mut Array2<Self>);
+    /// `a · b` in standard layout, for `a.cols == b.rows > 0` and a nonempty result.
+    /// Errors when the result cannot be allocated.
+    fn product(a: ArrayView2<'_, Self>, b: ArrayView2<'_, Self>) -> Result<Array2<Self>, String>;
 
     /// `x + y`, wrapping on integer overflow like NumPy.
     fn add_wrapping(x: Self, y: Self) -> Self;
@@ -50,24 +51,54 @@ pub trait LinalgElement: Element + LinalgScalar {
 pub trait Float: LinalgElement {
     /// `self · a + b` with one rounding.
     fn mul_add(self, a: Self, b: Self) -> Self;
+
+    /// Runs `f` with this thread's buffer for packed panels of `a` or `b`.
+    fn with_panel_buffer<R>(panels: Panels, f: impl FnOnce(&mut Vec<Self>) -> R) -> R;
+}
+
+/// Which operand a packing buffer holds.
+#[derive(Clone, Copy)]
+pub enum Panels {
+    A,
+    B,
+}
+
+/// Packing buffers are kept by each thread from one product to the next: fresh
+/// memory costs a page fault per 4 KiB, which at n = 1000 was a tenth of the time.
+macro_rules! kept_panel_buffers {
+    ($t:ty) => {
+        fn with_panel_buffer<R>(panels: Panels, f: impl FnOnce(&mut Vec<$t>) -> R) -> R {
+            thread_local! {
+                static BUFFERS: [RefCell<Vec<$t>>; 2] =
+                    const { [RefCell::new(Vec::new()), RefCell::new(Vec::new())] };
+            }
+            BUFFERS.with(|buffers| match buffers[panels as usize].try_borrow_mut() {
+                Ok(mut buffer) => f(&mut buffer),
+                // A product inside a product on the same thread: a buffer of its own.
+                Err(_) => f(&mut Vec::new()),
+            })
+        }
+    };
 }
 
 impl Float for f64 {
     fn mul_add(self, a: f64, b: f64) -> f64 {
         f64::mul_add(self, a, b)
     }
+    kept_panel_buffers!(f64);
 }
 
 impl Float for f32 {
     fn mul_add(self, a: f32, b: f32) -> f32 {
         f32::mul_add(self, a, b)
     }
+    kept_panel_buffers!(f32);
 }
 
 impl LinalgElement for f64 {
-    fn matmul_into(a: ArrayView2<'_, f64>, b: ArrayView2<'_, f64>, out: &mut Array2<f64>) {
+    fn product(a: ArrayView2<'_, f64>, b: ArrayView2<'_, f64>) -> Result<Array2<f64>, String> {
         // 8 columns = two 256-bit registers; a 6 × 512 A panel (24 KiB) stays in L1.
-        float_matmul_into::<f64, 8>(a, b, out, 512);
+        float_product::<f64, 8>(a, b, 512)
     }
     fn add_wrapping(x: f64, y: f64) -> f64 {
         x + y
@@ -78,8 +109,8 @@ impl LinalgElement for f64 {
 }
 
 impl LinalgElement for f32 {
-    fn matmul_into(a: ArrayView2<'_, f32>, b: ArrayView2<'_, f32>, out: &mut Array2<f32>) {
-        float_matmul_into::<f32, 16>(a, b, out, 1024);
+    fn product(a: ArrayView2<'_, f32>, b: ArrayView2<'_, f32>) -> Result<Array2<f32>, String> {
+        float_product::<f32, 16>(a, b, 1024)
     }
     fn add_wrapping(x: f32, y: f32) -> f32 {
         x + y
@@ -90,8 +121,10 @@ impl LinalgElement for f32 {
 }
 
 impl LinalgElement for i64 {
-    fn matmul_into(a: ArrayView2<'_, i64>, b: ArrayView2<'_, i64>, out: &mut Array2<i64>) {
-        loop_matmul_into(a, b, out);
+    fn product(a: ArrayView2<'_, i64>, b: ArrayView2<'_, i64>) -> Result<Array2<i64>, String> {
+        let mut out = zeros_2d(a.nrows(), b.ncols())?;
+        loop_matmul_into(a, b, &mut out);
+        Ok(out)
     }
     fn add_wrapping(x: i64, y: i64) -> i64 {
         x.wrapping_add(y)
@@ -112,11 +145,10 @@ pub fn matmul<T: LinalgElement>(a: ArrayView2<T>, b: ArrayView2<T>) -> Result<Ar
             "matmul: shapes ({m}, {k}) and ({k2}, {n}) not aligned: {k} (dim 1) != {k2} (dim 0)"
         ));
     }
-    let mut out = zeros_2d(m, n)?;
-    if m > 0 && n > 0 && k > 0 {
-        T::matmul_into(a, b, &mut out);
+    if m == 0 || n == 0 || k == 0 {
+        return zeros_2d(m, n);
     }
-    Ok(out)
+    T::product(a, b)
 }
 
 /// The matrix·vector product `a @ x` of an `(m, k)` matrix and a length-`k` vector.
@@ -140,9 +172,7 @@ pub fn matvec<T: LinalgElement>(a: ArrayView2<T>, x: ArrayView1<T>) -> Result<Ar
         row_dots_into(a, x, out.view_mut());
     } else {
         // Column-major and other strided layouts: gemm reads them in place.
-        let column = x.insert_axis(Axis(1));
-        let mut product = zeros_2d(m, 1)?;
-        T::matmul_into(a, column, &mut product);
+        let product = T::product(a, x.insert_axis(Axis(1)))?;
         out.assign(&product.column(0));
     }
     Ok(out)
@@ -181,12 +211,18 @@ pub fn dot<T: LinalgElement>(a: ArrayView1<T>, b: ArrayView1<T>) -> Result<T, St
 }
 
 fn zeros_2d<T: LinalgElement>(rows: usize, cols: usize) -> Result<Array2<T>, String> {
+    let mut data = result_vec(rows, cols)?;
+    data.resize(rows * cols, T::zero());
+    Array2::from_shape_vec((rows, cols), data).map_err(|e| format!("matmul: {e}"))
+}
+
+/// An empty vector with room for a `rows × cols` result.
+fn result_vec<T>(rows: usize, cols: usize) -> Result<Vec<T>, String> {
     let len = rows
         .checked_mul(cols)
         .ok_or_else(|| format!("matmul: result shape ({rows}, {cols}) is too large"))?;
-    let data = zeroed_vec(len)
-        .ok_or_else(|| format!("matmul: cannot allocate the ({rows}, {cols}) result"))?;
-    Array2::from_shape_vec((rows, cols), data).map_err(|e| format!("matmul: {e}"))
+    super::try_vec_with_capacity(len)
+        .ok_or_else(|| format!("matmul: cannot allocate the ({rows}, {cols}) result"))
 }
 
 fn zeros_1d<T: LinalgElement>(len: usize) -> Result<Array1<T>, String> {
@@ -197,28 +233,31 @@ fn zeros_1d<T: LinalgElement>(len: usize) -> Result<Array1<T>, String> {
 
 /// A vector of `len` zeros, or `None` when the allocator refuses (instead of aborting).
 fn zeroed_vec<T: LinalgScalar>(len: usize) -> Option<Vec<T>> {
-    let mut data = Vec::new();
-    data.try_reserve_exact(len).ok()?;
+    let mut data = super::try_vec_with_capacity(len)?;
     data.resize(len, T::zero());
     Some(data)
 }
 
-/// `out = a · b` for floats: the packed kernel where it applies, else `gemm`.
-fn float_matmul_into<T: Float, const NR: usize>(
+/// `a · b` for floats: the packed kernel where it applies, else `gemm`.
+fn float_product<T: Float, const NR: usize>(
     a: ArrayView2<T>,
     b: ArrayView2<T>,
-    out: &mut Array2<T>,
     depth_block: usize,
-) {
+) -> Result<Array2<T>, String> {
     let ((m, k), (_, n)) = (a.dim(), b.dim());
     let large_enough = m >= MR && n >= NR && k >= 16;
     if large_enough && packed::cpu_supported() {
-        if let Some(c) = out.as_slice_mut() {
-            packed::matmul::<T, NR>(a, b, c, depth_block);
-            return;
-        }
+        let mut data = result_vec(m, n)?;
+        packed::matmul::<T, NR>(a, b, &mut data.spare_capacity_mut()[..m * n], depth_block);
+        // SAFETY: `packed::matmul` writes every element of the result.
+        unsafe { data.set_len(m * n) };
+        return Array2::from_shape_vec((m, n), data).map_err(|e| format!("matmul: {e}"));
     }
-    gemm_into(a, b, out);
+    let mut out = zeros_2d(m, n)?;
+    gemm_into(a, b, &mut out);
+    // BLAS accumulates into +0, so a product of zeros is +0, never -0; gemm may not.
+    out.mapv_inplace(|x| x + T::zero());
+    Ok(out)
 }
 
 /// Rows of the register tile. With `NR` columns (two 256-bit registers) the
@@ -236,9 +275,10 @@ mod packed {
     //! panel stays in L1 and the tiles move along rows of `c`, which the
     //! hardware prefetcher follows.
 
-    use super::{Float, MR, PARALLEL_GEMM_MIN_WORK};
+    use super::{Float, Panels, MR, PARALLEL_GEMM_MIN_WORK};
     use ndarray::{s, ArrayView2, Axis};
     use rayon::prelude::*;
+    use std::mem::MaybeUninit;
 
     /// Columns of `b` per packed block (512 × 1024 f64 = 4 MiB, in L3).
     const NC: usize = 1024;
@@ -255,12 +295,14 @@ mod packed {
         false
     }
 
-    /// `c += a · b` with `c` the row-major `(m, n)` result. Only call it when
-    /// `cpu_supported()`; `depth_block` is the depth of a packed slab.
+    /// `c = a · b` with `c` the row-major `(m, n)` result, which may start
+    /// uninitialized: the first slab of depth writes every element and later
+    /// slabs add to it. Only call it when `cpu_supported()`; `depth_block` is
+    /// the depth of a packed slab.
     pub(super) fn matmul<T: Float, const NR: usize>(
         a: ArrayView2<T>,
         b: ArrayView2<T>,
-        c: &mut [T],
+        c: &mut [MaybeUninit<T>],
         depth_block: usize,
     ) {
         let ((m, k), (_, n)) = (a.dim(), b.dim());
@@ -276,54 +318,58 @@ mod packed {
         } else {
             MC_MAX
         };
-        let mut b_panels: Vec<[T; NR]> = Vec::new();
-        for col0 in (0..n).step_by(NC) {
-            let cols = NC.min(n - col0);
-            for depth0 in (0..k).step_by(depth_block) {
-                let depth = depth_block.min(k - depth0);
-                let b_block = b.slice(s![depth0..depth0 + depth, col0..col0 + cols]);
-                pack_b(b_block, &mut b_panels, parallel);
-                let slab = Slab {
-                    a: a.slice(s![.., depth0..depth0 + depth]),
-                    b_panels: &b_panels,
-                    col0,
-                    cols,
-                    ldc: n,
-                };
-                let rows_per_chunk = row_block * n;
-                if parallel {
-                    c.par_chunks_mut(rows_per_chunk).enumerate().for_each_init(
-                        Vec::new,
-                        |a_panels, (index, c_rows)| {
-                            slab.multiply(index * row_block, c_rows, a_panels)
-                        },
-                    );
-                } else {
-                    let mut a_panels = Vec::new();
-                    for (index, c_rows) in c.chunks_mut(rows_per_chunk).enumerate() {
-                        slab.multiply(index * row_block, c_rows, &mut a_panels);
+        T::with_panel_buffer(Panels::B, |b_buffer| {
+            for col0 in (0..n).step_by(NC) {
+                let cols = NC.min(n - col0);
+                for depth0 in (0..k).step_by(depth_block) {
+                    let depth = depth_block.min(k - depth0);
+                    let b_block = b.slice(s![depth0..depth0 + depth, col0..col0 + cols]);
+                    let slab = Slab {
+                        a: a.slice(s![.., depth0..depth0 + depth]),
+                        b_panels: pack_b::<T, NR>(b_block, b_buffer, parallel),
+                        col0,
+                        cols,
+                        ldc: n,
+                        first: depth0 == 0,
+                    };
+                    let rows_per_chunk = row_block * n;
+                    let multiply = |(index, c_rows)| slab.multiply(index * row_block, c_rows);
+                    if parallel {
+                        c.par_chunks_mut(rows_per_chunk)
+                            .enumerate()
+                            .for_each(multiply);
+                    } else {
+                        c.chunks_mut(rows_per_chunk).enumerate().for_each(multiply);
                     }
                 }
             }
-        }
+        });
     }
 
     /// One slab of depth: all of `a`'s columns in it, the packed rows of `b`,
-    /// and the columns of `c` they update.
+    /// and the columns of `c` they update (set, for the first slab).
     struct Slab<'a, T, const NR: usize> {
         a: ArrayView2<'a, T>,
         b_panels: &'a [[T; NR]],
         col0: usize,
         cols: usize,
         ldc: usize,
+        first: bool,
     }
 
     impl<T: Float, const NR: usize> Slab<'_, T, NR> {
         /// `c_rows[:, col0..col0 + cols] += a[row0.., slab] · b[slab, col0..col0 + cols]`,
         /// where `c_rows` holds whole rows of `c` starting at row `row0`.
-        fn multiply(&self, row0: usize, c_rows: &mut [T], a_panels: &mut Vec<[T; MR]>) {
+        fn multiply(&self, row0: usize, c_rows: &mut [MaybeUninit<T>]) {
+            T::with_panel_buffer(Panels::A, |a_buffer| {
+                let rows = c_rows.len() / self.ldc;
+                let a_panels = pack_a(self.a.slice(s![row0..row0 + rows, ..]), a_buffer);
+                self.multiply_packed(a_panels, c_rows);
+            });
+        }
+
+        fn multiply_packed(&self, a_panels: &[[T; MR]], c_rows: &mut [MaybeUninit<T>]) {
             let rows = c_rows.len() / self.ldc;
-            pack_a(self.a.slice(s![row0..row0 + rows, ..]), a_panels);
             let depth = self.a.ncols();
             for (panel_row, a_panel) in a_panels.chunks_exact(depth).enumerate() {
                 let tile_row0 = panel_row * MR;
@@ -333,6 +379,7 @@ mod packed {
                         ldc: self.ldc,
                         rows: MR.min(rows - tile_row0),
                         cols: NR.min(self.cols - tile_col0),
+                        first: self.first,
                     };
                     let c_tile = &mut c_rows[tile_row0 * self.ldc + self.col0 + tile_col0..];
                     #[cfg(target_arch = "x86_64")]
@@ -348,13 +395,15 @@ mod packed {
         }
     }
 
-    /// Where a register tile lands in `c`: the row stride, and the valid rows
-    /// and columns (fewer than `MR × NR` at the matrix edges).
+    /// Where a register tile lands in `c`: the row stride, the valid rows and
+    /// columns (fewer than `MR × NR` at the matrix edges), and whether the tile
+    /// is set (first slab) or added to.
     #[derive(Clone, Copy)]
     struct TileShape {
         ldc: usize,
         rows: usize,
         cols: usize,
+        first: bool,
     }
 
     /// `micro_kernel` compiled for AVX2 and FMA, with the tile of `c` prefetched
@@ -364,7 +413,7 @@ mod packed {
     fn micro_kernel_avx2_fma<T: Float, const NR: usize>(
         a_panel: &[[T; MR]],
         b_panel: &[[T; NR]],
-        c_tile: &mut [T],
+        c_tile: &mut [MaybeUninit<T>],
         tile: TileShape,
     ) {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
@@ -380,7 +429,7 @@ mod packed {
         micro_kernel(a_panel, b_panel, c_tile, tile);
     }
 
-    /// `c_tile += a_panel · b_panel` for one `MR × NR` tile.
+    /// `c_tile += a_panel · b_panel` for one `MR × NR` tile (`=` in the first slab).
     ///
     /// Fixed trip counts and arrays let the compiler unroll this into a loop of
     /// `MR` broadcasts, two loads and `2·MR` vector FMAs, with the whole tile
@@ -389,7 +438,7 @@ mod packed {
     fn micro_kernel<T: Float, const NR: usize>(
         a_panel: &[[T; MR]],
         b_panel: &[[T; NR]],
-        c_tile: &mut [T],
+        c_tile: &mut [MaybeUninit<T>],
         tile: TileShape,
     ) {
         let mut acc = [[T::zero(); NR]; MR];
@@ -404,43 +453,83 @@ mod packed {
             let start = row * tile.ldc;
             let c_row = &mut c_tile[start..start + tile.cols];
             for (c_value, &sum) in c_row.iter_mut().zip(acc_row) {
-                *c_value = *c_value + sum;
+                let total = if tile.first {
+                    sum
+                } else {
+                    // SAFETY: the first slab has written every element of `c`.
+                    sum + unsafe { c_value.assume_init() }
+                };
+                c_value.write(total);
             }
         }
     }
 
-    /// Packs `a_block` as `MR`-row panels: panel `i` holds, for each depth `p`,
-    /// the `MR` values `a[i·MR .. i·MR + MR, p]`, zero-padded past the last row.
-    fn pack_a<T: Float>(a_block: ArrayView2<T>, panels: &mut Vec<[T; MR]>) {
+    /// Packs `a_block` into `buffer` as `MR`-row panels: panel `i` holds, for each
+    /// depth `p`, the `MR` values `a[i·MR .. i·MR + MR, p]`, zero-padded past the last row.
+    fn pack_a<'a, T: Float>(a_block: ArrayView2<T>, buffer: &'a mut Vec<T>) -> &'a [[T; MR]] {
         let (rows, depth) = a_block.dim();
-        panels.clear();
-        panels.resize(rows.div_ceil(MR) * depth, [T::zero(); MR]);
+        let panels = panel_slots(buffer, rows.div_ceil(MR) * depth);
         let a_row_groups = a_block.axis_chunks_iter(Axis(0), MR);
         for (panel, a_rows) in panels.chunks_exact_mut(depth).zip(a_row_groups) {
+            let rows: [Option<&[T]>; MR] = std::array::from_fn(|lane| {
+                (lane < a_rows.nrows())
+                    .then(|| a_rows.row(lane).to_slice())
+                    .flatten()
+            });
+            if rows.iter().all(Option::is_some) {
+                // MR contiguous rows: each slot is written once, in order.
+                let rows = rows.map(Option::unwrap_or_default);
+                for (p, slot) in panel.iter_mut().enumerate() {
+                    *slot = std::array::from_fn(|lane| rows[lane][p]);
+                }
+                continue;
+            }
             for (lane, a_row) in a_rows.rows().into_iter().enumerate() {
                 for (slot, &value) in panel.iter_mut().zip(a_row) {
                     slot[lane] = value;
                 }
             }
+            for slot in panel.iter_mut() {
+                slot[a_rows.nrows()..].fill(T::zero());
+            }
         }
+        panels
     }
 
-    /// Packs `b_block` as `NR`-column panels: panel `j` holds, for each depth `p`,
-    /// the `NR` values `b[p, j·NR .. j·NR + NR]`, zero-padded past the last column.
-    fn pack_b<T: Float, const NR: usize>(
+    /// The first `count` slots of `N` values in `buffer`, which grows to hold
+    /// them. They keep what the last product left there, so the packers write
+    /// every value, padding included: padded lanes are multiplied and then
+    /// dropped, and zeros there (not stale values, perhaps subnormal) cost nothing.
+    fn panel_slots<T: Float, const N: usize>(buffer: &mut Vec<T>, count: usize) -> &mut [[T; N]] {
+        if buffer.len() < count * N {
+            buffer.resize(count * N, T::zero());
+        }
+        &mut buffer.as_chunks_mut::<N>().0[..count]
+    }
+
+    /// Packs `b_block` into `buffer` as `NR`-column panels: panel `j` holds, for each
+    /// depth `p`, the `NR` values `b[p, j·NR .. j·NR + NR]`, zero-padded past the last column.
+    fn pack_b<'a, T: Float, const NR: usize>(
         b_block: ArrayView2<T>,
-        panels: &mut Vec<[T; NR]>,
+        buffer: &'a mut Vec<T>,
         parallel: bool,
-    ) {
+    ) -> &'a [[T; NR]] {
         let (depth, cols) = b_block.dim();
-        panels.clear();
-        panels.resize(cols.div_ceil(NR) * depth, [T::zero(); NR]);
+        let panels = panel_slots(buffer, cols.div_ceil(NR) * depth);
         let pack_panel = |(index, panel): (usize, &mut [[T; NR]])| {
             let col0 = index * NR;
-            let b_columns = b_block.slice(s![.., col0..(col0 + NR).min(cols)]);
-            for (slot, b_row) in panel.iter_mut().zip(b_columns.rows()) {
-                for (value, &b_value) in slot.iter_mut().zip(b_row) {
-                    *value = b_value;
+            let width = NR.min(cols - col0);
+            for (slot, b_row) in panel.iter_mut().zip(b_block.rows()) {
+                match b_row.as_slice() {
+                    // A fixed-size copy compiles to two vector moves, not a call to memmove.
+                    Some(row) if width == NR => slot.copy_from_slice(&row[col0..col0 + NR]),
+                    _ => {
+                        let values = b_row.slice_move(s![col0..col0 + width]);
+                        for (value, &b_value) in slot.iter_mut().zip(values) {
+                            *value = b_value;
+                        }
+                        slot[width..].fill(T::zero());
+                    }
                 }
             }
         };
@@ -452,6 +541,7 @@ mod packed {
         } else {
             panels.chunks_mut(depth).enumerate().for_each(pack_panel);
         }
+        panels
     }
 }
 
@@ -699,10 +789,29 @@ mod tests {
         // block (1024), and ragged tiles at every edge.
         let a = test_matrix(71, 1100, 10);
         let b = test_matrix(1100, 1030, 11);
+        // Packing buffers are kept between products: a larger product first
+        // leaves its values where the next one's padding goes.
+        let huge = Array2::from_elem((80, 1100), 1e300);
+        matmul(huge.view(), huge.t()).unwrap();
+        matmul(huge.mapv(|v| v as f32).view(), huge.mapv(|v| v as f32).t()).unwrap();
         let want = naive_matmul(a.view(), b.view());
         assert_close(&matmul(a.view(), b.view()).unwrap(), &want, 0.0);
         let got32 = matmul(a.mapv(|v| v as f32).view(), b.mapv(|v| v as f32).view()).unwrap();
         assert_close(&got32.mapv(f64::from), &want, 0.0);
+    }
+
+    #[test]
+    fn products_of_signed_zeros_are_positive_zero() {
+        // 3 × 3 goes through `gemm`, 64 × 64 through the packed kernel.
+        for n in [3, 64] {
+            let a = Array2::from_elem((n, n), -0.0_f64);
+            let b = Array2::from_elem((n, n), 1.0);
+            let c = matmul(a.view(), b.view()).unwrap();
+            assert!(
+                c.iter().all(|x: &f64| *x == 0.0 && x.is_sign_positive()),
+                "n = {n}"
+            );
+        }
     }
 
     #[test]

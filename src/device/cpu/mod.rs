@@ -148,7 +148,20 @@ const CHUNK: usize = 1 << 16;
 /// (as NumPy does): first-touch page faults otherwise cost more than the arithmetic.
 pub fn vec_with_capacity<T>(len: usize) -> Vec<T> {
     let v: Vec<T> = Vec::with_capacity(len);
-    let bytes = len * std::mem::size_of::<T>();
+    advise_huge_pages(&v);
+    v
+}
+
+/// `vec_with_capacity`, or `None` when the allocator refuses (instead of aborting).
+pub fn try_vec_with_capacity<T>(len: usize) -> Option<Vec<T>> {
+    let mut v: Vec<T> = Vec::new();
+    v.try_reserve_exact(len).ok()?;
+    advise_huge_pages(&v);
+    Some(v)
+}
+
+fn advise_huge_pages<T>(v: &Vec<T>) {
+    let bytes = v.capacity() * std::mem::size_of::<T>();
     const HUGE_PAGE: usize = 2 << 20;
     if bytes >= 2 * HUGE_PAGE {
         let start = (v.as_ptr() as usize).next_multiple_of(HUGE_PAGE);
@@ -161,7 +174,6 @@ pub fn vec_with_capacity<T>(len: usize) -> Vec<T> {
             }
         }
     }
-    v
 }
 
 /// A vector of `len` elements, element `i` being `f(i)`, computed on all cores when large.
