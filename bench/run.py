@@ -69,6 +69,7 @@ class Case:
     variants: tuple[Variant, ...]
     quick_variant: Variant
     reps: int
+    rounds: int  # arrsh and baseline processes run this many times each, alternating
     max_ratio: float | None  # target: arrsh time / baseline time must be at most this; None: no arrsh side
     arr_path: Path | None  # None: a reference case, measured by its baseline only
     devices: frozenset[str] = frozenset(DEVICES)  # where the case runs
@@ -135,7 +136,7 @@ def load_case(header_path: Path, device: str, arr_path: Path | None) -> Case:
     """The case whose header is in header_path (its .arr file, or its baseline for a reference case)."""
     header = read_header(header_path)
     value = {key: for_device(header, key, device) for key in
-             ("title", "sizes", "quick", "target", "reps", "bytes", "bandwidth-of", "bandwidth-target")}
+             ("title", "sizes", "quick", "target", "reps", "rounds", "bytes", "bandwidth-of", "bandwidth-target")}
     required = {"title", "sizes", "quick"} | ({"target"} if arr_path else set())
     missing = {key for key in required if value[key] is None}
     if missing:
@@ -152,6 +153,7 @@ def load_case(header_path: Path, device: str, arr_path: Path | None) -> Case:
         variants=tuple(parse_variant(text.strip()) for text in value["sizes"].split("|")),
         quick_variant=parse_variant(value["quick"]),
         reps=int(value["reps"] or DEFAULT_REPS),
+        rounds=int(value["rounds"] or 1),
         max_ratio=float(value["target"]) if arr_path and value["target"] else None,
         arr_path=arr_path,
         devices=devices,
@@ -315,6 +317,9 @@ class Plan:
     def reps(self, case: Case) -> int:
         return QUICK_REPS if self.quick else case.reps
 
+    def rounds(self, case: Case) -> int:
+        return 1 if self.quick else case.rounds
+
     @property
     def script_timeout(self) -> int:
         if not self.quick:
@@ -342,22 +347,32 @@ class StartupResult:
     target_s: float | None
 
 
+def add_round(total: Measurement, round_: Measurement) -> None:
+    """Adds one process's times to total, or its failure."""
+    total.times.extend(round_.times)
+    total.failure = round_.failure
+
+
 def measure_case(case: Case, variant: Variant, plan: Plan, arrsh: Arrsh, baseline_unusable: str) -> CaseResult:
     reps = plan.reps(case)
     prelude = variant.prelude(reps)
     baseline_path = case.baseline_path(plan.device)
+    arrsh_time, baseline_time = Measurement(), Measurement()
     if case.arr_path is None:
-        arrsh_time = Measurement(skipped=REFERENCE_ONLY)
+        arrsh_time.skipped = REFERENCE_ONLY
     elif arrsh.unusable:
-        arrsh_time = Measurement(skipped="unavailable")
-    else:
-        arrsh_time = run_case_script(arrsh.command("-"), prelude + case.arr_path.read_text(),
-                                     reps, dict(os.environ), plan.script_timeout)
+        arrsh_time.skipped = "unavailable"
     if baseline_unusable:
-        baseline_time = Measurement(skipped="unavailable")
-    else:
-        baseline_time = run_case_script([sys.executable, "-"], prelude + baseline_path.read_text(),
-                                        reps, numpy_env(), plan.script_timeout)
+        baseline_time.skipped = "unavailable"
+    # Rounds alternate the two sides, so that both meet the same busy and quiet spells of a
+    # shared machine; each side's median is over the repetitions of all its rounds.
+    for _ in range(plan.rounds(case)):
+        if not (arrsh_time.skipped or arrsh_time.failure):
+            add_round(arrsh_time, run_case_script(arrsh.command("-"), prelude + case.arr_path.read_text(),
+                                                  reps, dict(os.environ), plan.script_timeout))
+        if not (baseline_time.skipped or baseline_time.failure):
+            add_round(baseline_time, run_case_script([sys.executable, "-"], prelude + baseline_path.read_text(),
+                                                     reps, numpy_env(), plan.script_timeout))
     baseline_label = read_header(baseline_path).get("baseline", baseline_path.name)
     return CaseResult(case, variant, baseline_label, arrsh_time, baseline_time)
 
@@ -600,7 +615,9 @@ def cases_section(results: list[CaseResult], plan: Plan, without_variant: list[s
     if results:
         lines += [
             "",
-            "Each time is the median of the repetitions timed inside one process (data made first, untimed).",
+            "Each time is the median of the repetitions timed inside one process (data made first, untimed);",
+            "for a case with `rounds` in its header, of the repetitions of that many processes per side,",
+            "arrsh and baseline alternating.",
             "ratio = arrsh median / baseline median: below 1 means arrsh is faster.",
             "",
             *markdown_table(["case", "computation", "size", "arrsh", "baseline", "baseline time", "ratio",

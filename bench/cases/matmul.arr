@@ -2,6 +2,8 @@
 # sizes: n=1000 | n=2000 | n=3000
 # quick: n=200
 # reps: 5
+# rounds: 3
+# gpu-rounds: 1
 # target: 1.25
 # gpu-sizes: n=5000 | n=10000
 # gpu-target: 1.05
