@@ -100,8 +100,13 @@ impl Float for f32 {
 
 impl LinalgElement for f64 {
     fn product(a: ArrayView2<'_, f64>, b: ArrayView2<'_, f64>) -> Result<Array2<f64>, String> {
-        // 8 columns = two 256-bit registers; a 6 × 512 A panel (24 KiB) stays in L1.
-        float_product::<f64, 8>(a, b, 512)
+        // 8 columns = two 256-bit registers (16 = two 512-bit ones with AVX-512);
+        // a 6 × 512 A panel (24 KiB) stays in L1.
+        if packed::wide_vectors() {
+            float_product::<f64, 16>(a, b, 512)
+        } else {
+            float_product::<f64, 8>(a, b, 512)
+        }
     }
     fn add_wrapping(x: f64, y: f64) -> f64 {
         x + y
@@ -113,7 +118,11 @@ impl LinalgElement for f64 {
 
 impl LinalgElement for f32 {
     fn product(a: ArrayView2<'_, f32>, b: ArrayView2<'_, f32>) -> Result<Array2<f32>, String> {
-        float_product::<f32, 16>(a, b, 1024)
+        if packed::wide_vectors() {
+            float_product::<f32, 32>(a, b, 1024)
+        } else {
+            float_product::<f32, 16>(a, b, 1024)
+        }
     }
     fn add_wrapping(x: f32, y: f32) -> f32 {
         x + y
@@ -298,6 +307,17 @@ mod packed {
         false
     }
 
+    /// Whether the cpu also has 512-bit vectors (AVX-512F): tiles are then twice as wide.
+    #[cfg(target_arch = "x86_64")]
+    pub(super) fn wide_vectors() -> bool {
+        is_x86_feature_detected!("avx512f")
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    pub(super) fn wide_vectors() -> bool {
+        false
+    }
+
     /// `c = a · b` with `c` the row-major `(m, n)` result, which may start
     /// uninitialized: the first slab of depth writes every element and later
     /// slabs add to it. Only call it when `cpu_supported()`; `depth_block` is
@@ -387,9 +407,14 @@ mod packed {
                     let c_tile = &mut c_rows[tile_row0 * self.ldc + self.col0 + tile_col0..];
                     #[cfg(target_arch = "x86_64")]
                     // SAFETY: `matmul` is only called when `cpu_supported()` has found
-                    // AVX2 and FMA, the features this function is compiled for.
+                    // AVX2 and FMA, and tiles two 512-bit registers wide only when
+                    // `wide_vectors()` has found AVX-512F: the features of these functions.
                     unsafe {
-                        micro_kernel_avx2_fma(a_panel, b_panel, c_tile, tile)
+                        if NR * std::mem::size_of::<T>() == 128 {
+                            micro_kernel_avx512(a_panel, b_panel, c_tile, tile)
+                        } else {
+                            micro_kernel_avx2_fma(a_panel, b_panel, c_tile, tile)
+                        }
                     };
                     #[cfg(not(target_arch = "x86_64"))]
                     micro_kernel(a_panel, b_panel, c_tile, tile);
@@ -419,6 +444,27 @@ mod packed {
         c_tile: &mut [MaybeUninit<T>],
         tile: TileShape,
     ) {
+        prefetch_tile(c_tile, tile);
+        micro_kernel(a_panel, b_panel, c_tile, tile);
+    }
+
+    /// The same, compiled for AVX-512F (and tiles twice as wide).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx2,fma")]
+    fn micro_kernel_avx512<T: Float, const NR: usize>(
+        a_panel: &[[T; MR]],
+        b_panel: &[[T; NR]],
+        c_tile: &mut [MaybeUninit<T>],
+        tile: TileShape,
+    ) {
+        prefetch_tile(c_tile, tile);
+        micro_kernel(a_panel, b_panel, c_tile, tile);
+    }
+
+    /// Asks for the first and last element of each row of a tile of `c`.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn prefetch_tile<T>(c_tile: &[MaybeUninit<T>], tile: TileShape) {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
         for row in 0..tile.rows {
             let start = row * tile.ldc;
@@ -426,10 +472,10 @@ mod packed {
                 .into_iter()
                 .flatten()
             {
-                _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(value).cast());
+                // SAFETY: SSE is part of every x86-64 cpu; a prefetch never faults.
+                unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(value).cast()) };
             }
         }
-        micro_kernel(a_panel, b_panel, c_tile, tile);
     }
 
     /// `c_tile += a_panel · b_panel` for one `MR × NR` tile (`=` in the first slab).
