@@ -4,7 +4,8 @@
 //! since 2013) use a packed, cache-blocked kernel in the style of BLIS/GotoBLAS:
 //! blocks of `b` and `a` are copied into contiguous panels (so any strides,
 //! transposes and negative steps are read in place, with no full copy) and a
-//! 6×8 (f64) or 6×16 (f32) register tile is updated by fused multiply-adds.
+//! 6×8 (f64) or 6×16 (f32) register tile is updated by fused multiply-adds
+//! (twice as wide, 6×16 or 6×32, on cpus with AVX-512).
 //! Row blocks of the result are computed in parallel with rayon. The result is
 //! not zero-filled first (the first slab of depth writes it), and the packing
 //! buffers stay with each thread between products, so a product touches no
