@@ -308,6 +308,10 @@ mod packed {
         false
     }
 
+    /// A tile row of two 512-bit registers: the width chosen when `wide_vectors()`.
+    #[cfg(target_arch = "x86_64")]
+    const WIDE_TILE_ROW_BYTES: usize = 2 * 64;
+
     /// Whether the cpu also has 512-bit vectors (AVX-512F): tiles are then twice as wide.
     #[cfg(target_arch = "x86_64")]
     pub(super) fn wide_vectors() -> bool {
@@ -411,7 +415,7 @@ mod packed {
                     // AVX2 and FMA, and tiles two 512-bit registers wide only when
                     // `wide_vectors()` has found AVX-512F: the features of these functions.
                     unsafe {
-                        if NR * std::mem::size_of::<T>() == 128 {
+                        if NR * std::mem::size_of::<T>() == WIDE_TILE_ROW_BYTES {
                             micro_kernel_avx512(a_panel, b_panel, c_tile, tile)
                         } else {
                             micro_kernel_avx2_fma(a_panel, b_panel, c_tile, tile)
