@@ -12,6 +12,7 @@
 //! | `cli`      | the `arrsh` command line: scripts, `-e`, stdin |
 
 pub mod array;
+pub mod base;
 pub mod cli;
 pub mod device;
 pub mod error;

@@ -8,7 +8,7 @@ use super::{on_gpu, Array, Scalar};
 use crate::device::cpu::CpuElement;
 use crate::device::Device;
 use crate::error::{index_error, Result};
-use crate::with_dtype;
+use crate::with_dtype4;
 
 /// One subscript as the interpreter evaluated it.
 #[derive(Clone, Debug)]
@@ -139,7 +139,7 @@ fn masked(a: &Array, mask: &Array) -> Result<Array> {
     let (rows, row_size) = mask_positions(a, mask)?;
     let mut shape = vec![rows.len()];
     shape.extend_from_slice(&a.shape()[mask.ndim()..]);
-    with_dtype!(a.dtype(), T => take_rows::<T>(a, &rows, row_size, shape))
+    with_dtype4!(a.dtype(), T => take_rows::<T>(a, &rows, row_size, shape))
 }
 
 fn gathered(a: &Array, index: &Array) -> Result<Array> {
@@ -150,7 +150,7 @@ fn gathered(a: &Array, index: &Array) -> Result<Array> {
     let row_size = a.shape()[1..].iter().product();
     let mut shape = index.shape().to_vec();
     shape.extend_from_slice(&a.shape()[1..]);
-    with_dtype!(a.dtype(), T => take_rows::<T>(a, &rows, row_size, shape))
+    with_dtype4!(a.dtype(), T => take_rows::<T>(a, &rows, row_size, shape))
 }
 
 /// `a[subscripts] = value`, broadcasting `value` and converting it to `a`'s dtype.
@@ -213,7 +213,7 @@ pub fn set(a: &Array, subscripts: &[Subscript], value: Operand) -> Result<()> {
             "assignment through an index array needs a contiguous array; copy it first",
         ));
     }
-    with_dtype!(a.dtype(), T => {
+    with_dtype4!(a.dtype(), T => {
         let source: Vec<T> = values.to_vec::<T>();
         a.with_view_mut::<T, _>(|mut target| {
             let slice = target.as_slice_mut().expect("contiguous");

@@ -4,7 +4,7 @@
 pub mod dtype;
 pub mod format;
 pub mod index;
-pub mod layout;
+pub use crate::base::layout;
 pub mod linalg;
 pub mod on_gpu;
 pub mod ops;
@@ -19,7 +19,7 @@ use crate::device::cpu::{self, CpuBuffer, CpuElement};
 use crate::device::gpu::GpuBuffer;
 use crate::device::Device;
 use crate::error::{memory_error, shape_error, value_error, Result};
-use crate::with_dtype;
+use crate::with_dtype4;
 use dtype::{DType, Element};
 use layout::Layout;
 
@@ -216,7 +216,7 @@ impl Array {
         match device {
             Device::Cpu => {
                 check_allocation(size, dtype)?;
-                Ok(with_dtype!(dtype, T => Array::from_vec(
+                Ok(with_dtype4!(dtype, T => Array::from_vec(
                     cpu::filled_vec(size, value.cast::<T>()),
                     shape.to_vec()
                 )))
@@ -350,13 +350,13 @@ impl Array {
         if self.dtype() == T::DTYPE {
             return self.with_view(f);
         }
-        let converted: ArrayD<T> = with_dtype!(self.dtype(), S => self.with_view::<S, _>(|v| cpu::map(v, cpu::convert::<S, T>)));
+        let converted: ArrayD<T> = with_dtype4!(self.dtype(), S => self.with_view::<S, _>(|v| cpu::map(v, cpu::convert::<S, T>)));
         f(converted.view())
     }
 
     /// The elements in C order as `T` (from a gpu array: one counted device→host copy).
     pub fn to_vec<T: CpuElement>(&self) -> Vec<T> {
-        with_dtype!(self.dtype(), S => self.with_view::<S, _>(|v| cpu::to_vec_as::<S, T>(v)))
+        with_dtype4!(self.dtype(), S => self.with_view::<S, _>(|v| cpu::to_vec_as::<S, T>(v)))
     }
 
     pub fn astype(&self, dtype: DType) -> Result<Array> {
@@ -364,7 +364,7 @@ impl Array {
             return on_gpu::converted(self, dtype);
         }
         check_allocation(self.size(), dtype)?;
-        Ok(with_dtype!(dtype, T => Array::from_vec(self.to_vec::<T>(), self.shape().to_vec())))
+        Ok(with_dtype4!(dtype, T => Array::from_vec(self.to_vec::<T>(), self.shape().to_vec())))
     }
 
     /// A fresh C-ordered copy on the same device.
@@ -373,7 +373,7 @@ impl Array {
             return on_gpu::converted(self, self.dtype());
         }
         Ok(
-            with_dtype!(self.dtype(), T => Array::from_vec(self.to_vec::<T>(), self.shape().to_vec())),
+            with_dtype4!(self.dtype(), T => Array::from_vec(self.to_vec::<T>(), self.shape().to_vec())),
         )
     }
 
@@ -394,7 +394,7 @@ impl Array {
     pub fn element(&self, index: &[usize]) -> Result<Scalar> {
         let offset = self.layout.element_offset(index);
         match &self.storage {
-            Storage::Cpu(b) => Ok(with_dtype!(self.dtype(), T => {
+            Storage::Cpu(b) => Ok(with_dtype4!(self.dtype(), T => {
                 let buffer = T::buffer(b).expect("dtype matches its buffer");
                 let value = buffer.borrow()[offset];
                 Scalar::of(value)

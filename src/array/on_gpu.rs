@@ -17,7 +17,7 @@ use crate::device::gpu::{gpu, Gpu, GpuBuffer};
 use crate::device::Device;
 use crate::error::{index_error, shape_error, value_error, Result};
 use crate::kernel_args;
-use crate::with_dtype;
+use crate::with_dtype4;
 
 fn buffer(a: &Array) -> &GpuBuffer {
     a.gpu_buffer()
@@ -47,7 +47,7 @@ fn fill(out: &Array, value: Scalar) -> Result<()> {
     let g = gpu()?;
     let pointer = buffer(out).element_pointer(out.layout().offset);
     let name = format!("fill_{}", suffix(out.dtype()));
-    with_dtype!(out.dtype(), T => {
+    with_dtype4!(out.dtype(), T => {
         let v: T = value.cast();
         g.launch_over(&name, n as usize, &mut kernel_args![pointer, v, n])
     })
@@ -62,7 +62,7 @@ pub fn upload(a: &Array) -> Result<Array> {
     } else {
         a.copy()?
     };
-    let buffer = with_dtype!(a.dtype(), T => contiguous.with_view::<T, _>(|v| {
+    let buffer = with_dtype4!(a.dtype(), T => contiguous.with_view::<T, _>(|v| {
         let data = v.to_slice().expect("contiguous");
         g.upload(data, a.dtype())
     }))?;
@@ -79,7 +79,7 @@ pub fn download(a: &Array) -> Result<Array> {
     };
     let g = gpu()?;
     let pointer = buffer(&contiguous).element_pointer(contiguous.layout().offset);
-    Ok(with_dtype!(a.dtype(), T => Array::from_vec(
+    Ok(with_dtype4!(a.dtype(), T => Array::from_vec(
         g.copy_to_host::<T>(pointer, a.size())?,
         a.shape().to_vec()
     )))
@@ -89,14 +89,14 @@ pub fn download(a: &Array) -> Result<Array> {
 pub fn element(b: &GpuBuffer, offset: usize) -> Result<Scalar> {
     let pointer = b.element_pointer(offset);
     let g = b.gpu();
-    Ok(with_dtype!(b.dtype(), T => Scalar::of(g.copy_to_host::<T>(pointer, 1)?[0])))
+    Ok(with_dtype4!(b.dtype(), T => Scalar::of(g.copy_to_host::<T>(pointer, 1)?[0])))
 }
 
 /// `x[i, j] = v` with every index given: one counted host→device transfer of one element.
 fn store_element(target: &Array, value: Scalar) -> Result<()> {
     let b = buffer(target);
     let pointer = b.element_pointer(target.layout().offset);
-    with_dtype!(target.dtype(), T => b.gpu().copy_to_device(pointer, &[value.cast::<T>()]))
+    with_dtype4!(target.dtype(), T => b.gpu().copy_to_device(pointer, &[value.cast::<T>()]))
 }
 
 fn check_device_memory(g: &Gpu, bytes: usize) -> Result<()> {
@@ -292,7 +292,7 @@ fn binary_into(out: &Array, code: i32, compute: DType, a: Operand, b: Operand) -
         return g.copy_on_device(out_pointer, b_pointer, out.nbytes());
     }
     let name = format!("dense_{}", suffix(compute));
-    with_dtype!(compute, T => {
+    with_dtype4!(compute, T => {
         let s: T = scalar.cast();
         g.launch_over(&name, n as usize, &mut kernel_args![out_pointer, a_pointer, b_pointer, s, n, code])
     })

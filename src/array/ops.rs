@@ -7,7 +7,7 @@ use crate::device::cpu::{self, CpuElement};
 use crate::device::Device;
 use crate::error::{device_error, type_error, Error, ErrorKind, Result};
 use crate::syntax::ast::BinOp;
-use crate::with_dtype;
+use crate::with_dtype4;
 
 /// One side of an elementwise operation.
 #[derive(Clone, Copy)]
@@ -212,7 +212,7 @@ pub fn binary(op: BinOp, a: Operand, b: Operand) -> Result<Array> {
         return binary_on_gpu(op, dtype, a, b);
     }
     if op.is_comparison() {
-        return with_dtype!(dtype, T => compare::<T>(op, a, b));
+        return with_dtype4!(dtype, T => compare::<T>(op, a, b));
     }
     match (op, dtype) {
         (BinOp::Div, _) => {
@@ -409,7 +409,7 @@ pub fn assign(target: &Array, value: Operand) -> Result<()> {
     if target.device() == Device::Gpu {
         return on_gpu::assign(target, value);
     }
-    with_dtype!(target.dtype(), T => assign_with::<T>(target, value, |_, y| y))
+    with_dtype4!(target.dtype(), T => assign_with::<T>(target, value, |_, y| y))
 }
 
 /// The maths functions of LANGUAGE.md §6 that map one element to one element.
@@ -599,7 +599,7 @@ pub fn where_(cond: &Array, a: Operand, b: Operand) -> Result<Array> {
     };
     let (a, b) = (expand(a)?, expand(b)?);
     let cond = cond.with_layout(cond.layout().broadcast_to(&shape)?);
-    with_dtype!(dtype, T => {
+    with_dtype4!(dtype, T => {
         let chosen = cond.with_view_as::<bool, _>(|c| {
             a.with_view::<T, _>(|av| b.with_view::<T, _>(|bv| {
                 ndarray::Zip::from(&c).and(&av).and(&bv).map_collect(|&c, &x, &y| if c { x } else { y })
@@ -616,7 +616,7 @@ pub fn extremum(a: Operand, b: Operand, is_max: bool) -> Result<Array> {
     if on_gpu::involved(&[&a, &b]) {
         return on_gpu::extremum(dtype, a, b, is_max);
     }
-    with_dtype!(dtype, T => zip_operands::<T, T>(a, b, move |x, y| {
+    with_dtype4!(dtype, T => zip_operands::<T, T>(a, b, move |x, y| {
         #[allow(clippy::eq_op)]
         let (x_nan, y_nan) = (x != x, y != y);
         let wanted = if is_max { std::cmp::Ordering::Greater } else { std::cmp::Ordering::Less };

@@ -7,7 +7,7 @@ use super::{Array, Scalar};
 use crate::device::cpu::sum::numpy_sum;
 use crate::device::Device;
 use crate::error::{value_error, Result};
-use crate::with_dtype;
+use crate::with_dtype4;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reduction {
@@ -266,7 +266,7 @@ pub fn reduce_axis(r: Reduction, a: &Array, axis: i64) -> Result<Array> {
     let results = results?;
     let mut shape = a.shape().to_vec();
     shape.remove(axis.index());
-    Ok(with_dtype!(out_dtype, T => Array::from_vec(
+    Ok(with_dtype4!(out_dtype, T => Array::from_vec(
         results.iter().map(|s| s.cast::<T>()).collect(),
         shape
     )))

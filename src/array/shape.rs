@@ -6,7 +6,7 @@ use super::layout::shape_text;
 use super::reduce::normalize_axis;
 use super::Array;
 use crate::error::{shape_error, value_error, Result};
-use crate::with_dtype;
+use crate::with_dtype4;
 
 /// `reshape(x, shape)`; one dimension may be -1 (inferred). A view when the array is contiguous.
 pub fn reshape(a: &Array, shape: &[i64]) -> Result<Array> {
@@ -105,7 +105,7 @@ pub fn concatenate(arrays: &[Array], axis: i64) -> Result<Array> {
     if arrays[0].device() == crate::device::Device::Gpu {
         return super::on_gpu::concatenate(arrays, axis, dtype);
     }
-    with_dtype!(dtype, T => {
+    with_dtype4!(dtype, T => {
         let owned: Vec<ndarray::ArrayD<T>> = arrays.iter().map(|a| a.with_view_as::<T, _>(|v| v.to_owned())).collect();
         let views: Vec<_> = owned.iter().map(|a| a.view()).collect();
         let joined = ndarray::concatenate(Axis(axis), &views).map_err(|e| shape_error(e.to_string()))?;

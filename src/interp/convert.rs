@@ -85,7 +85,7 @@ fn stack_arrays(items: &[Value]) -> Result<Array> {
 }
 
 fn host_array(data: &[Scalar], shape: Vec<usize>, dtype: DType) -> Array {
-    crate::with_dtype!(dtype, T => Array::from_vec(data.iter().map(|s| s.cast::<T>()).collect(), shape))
+    crate::with_dtype4!(dtype, T => Array::from_vec(data.iter().map(|s| s.cast::<T>()).collect(), shape))
 }
 
 /// Shape, elements (C order) and dtype of a nested list of numbers.

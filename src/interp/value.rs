@@ -10,7 +10,7 @@ use crate::array::format;
 use crate::array::{Array, Scalar};
 use crate::device::Device;
 use crate::syntax::ast::FnDecl;
-use crate::with_dtype;
+use crate::with_dtype4;
 
 use super::builtins::Builtin;
 use crate::device::cpu::CpuElement;
@@ -166,7 +166,7 @@ fn string_repr(s: &str) -> String {
 
 /// NumPy's printing of an array; reprs add `dtype=` (NumPy's rule) and `device=gpu`.
 pub fn array_text(a: &Array, repr: bool) -> String {
-    with_dtype!(a.dtype(), T => a.with_view::<T, _>(|v| {
+    with_dtype4!(a.dtype(), T => a.with_view::<T, _>(|v| {
         let data = T::format_data(v);
         if !repr {
             return format::array_str(&data);

@@ -93,7 +93,7 @@ cpu_element!(bool, Bool);
 
 /// Runs `$body` with the type alias `$T` bound to the Rust type of `$dtype`.
 #[macro_export]
-macro_rules! with_dtype {
+macro_rules! with_dtype4 {
     ($dtype:expr, $T:ident => $body:expr) => {
         match $dtype {
             $crate::array::dtype::DType::F64 => {
