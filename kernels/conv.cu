@@ -27,6 +27,10 @@ CONV_KERNEL(float, conv2d_f32)
 CONV_KERNEL(double, conv2d_f64)
 
 // Integer matrix product (cuBLAS has none): out[m×n] = a[m×k] · b[k×n], all contiguous, wrapping.
+#define GRID_STRIDE(i, n)                                                                          \
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < (n);                 \
+         i += (long long)blockDim.x * gridDim.x)
+
 extern "C" __global__ void matmul_i64(long long *out, const long long *a, const long long *b,
                                       long long m, long long k, long long n) {
     GRID_STRIDE(e, m * n) {

@@ -17,6 +17,7 @@ pub mod cli;
 pub mod device;
 pub mod error;
 pub mod interp;
+pub mod plan;
 pub mod repl;
 pub mod report;
 pub mod stats;

@@ -22,6 +22,8 @@ pub struct Counters {
     pub kernel_elements: u64,
     /// One-time gpu set-up paid here: context creation, kernel compilation and loading.
     pub setup_seconds: f64,
+    /// Passes over memory that plans ran on the cpu (the gpu's are kernels).
+    pub cpu_passes: u64,
 }
 
 impl Sub for Counters {
@@ -41,6 +43,7 @@ impl Sub for Counters {
             device_seconds: self.device_seconds - earlier.device_seconds,
             kernel_elements: self.kernel_elements - earlier.kernel_elements,
             setup_seconds: self.setup_seconds - earlier.setup_seconds,
+            cpu_passes: self.cpu_passes - earlier.cpu_passes,
         }
     }
 }
@@ -60,6 +63,7 @@ impl std::ops::AddAssign for Counters {
         self.device_seconds += other.device_seconds;
         self.kernel_elements += other.kernel_elements;
         self.setup_seconds += other.setup_seconds;
+        self.cpu_passes += other.cpu_passes;
     }
 }
 
@@ -106,6 +110,10 @@ pub fn record_kernel(elements: u64) {
         c.kernels += 1;
         c.kernel_elements += elements;
     });
+}
+
+pub fn record_cpu_pass() {
+    update(|c| c.cpu_passes += 1);
 }
 
 pub fn record_setup(seconds: f64) {

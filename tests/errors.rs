@@ -74,7 +74,7 @@ const CASES: &[Case] = &[
     case(Syntax, "x = 0x10", 1, 5, &["unexpected"]),
     case(Syntax, "x = \"\\q\"", 1, 6, &["unknown escape `\\q`"]),
     case(Overflow, "x = 9223372036854775808", 1, 5, &["does not fit in 64 bits"]),
-    case(Syntax, "print(7 // 2)", 1, 10, &["unexpected `/`"]),
+    case(Syntax, "print(7 %% 2)", 1, 10, &["unexpected `%`"]),
     case(Syntax, "print(1) print(2)", 1, 10, &["unexpected `p`"]),
     case(Syntax, "x = 1 y = 2", 1, 7, &["unexpected `y`"]),
     case(Syntax, ":", 1, 2, &["command name"]),
@@ -96,8 +96,8 @@ const CASES: &[Case] = &[
     case(Name, "fn outer() { fn inner() { return 1 } return inner() }\nouter()\ninner()", 3, 1, &["name `inner` is not defined"]),
     case(Name, "x = 1\nfn g() { x = x + 1 }\ng()", 2, 14, &["local variable `x`", "before it is assigned"]),
     case(Name, "fn f() { if false { v = 1 } return v }\nf()", 1, 36, &["local variable `v`", "before it is assigned"]),
-    case(Name, "x = nan + 1", 1, 5, &["name `nan` is not defined"]),
-    case(Name, "print(inf)", 1, 7, &["name `inf` is not defined"]),
+    case(Name, "x = infinity + 1", 1, 5, &["name `infinity` is not defined"]),
+    case(Name, "print(infinity)", 1, 7, &["name `infinity` is not defined"]),
     case(Name, "print(repr(1))", 1, 7, &["name `repr` is not defined"]),
 
     // ---- arity and keyword arguments ----
@@ -118,10 +118,10 @@ const CASES: &[Case] = &[
     case(Type, "t = clock(1)", 1, 5, &["clock()", "takes at most 0"]),
     case(Type, "range()", 1, 1, &["missing", "`start`"]),
     case(Type, "len(1, 2)", 1, 1, &["takes at most 1"]),
-    case(Type, "where([true], 1)", 1, 1, &["missing", "`b`"]),
+    case(Type, "where([true], 1)", 1, 1, &["missing", "`y`"]),
     case(Type, "assert()", 1, 1, &["missing", "`cond`"]),
     case(Type, "x = linspace(0)", 1, 5, &["missing", "`stop`"]),
-    case(Type, "x = full([2, 2])", 1, 5, &["missing", "`value`"]),
+    case(Type, "x = full([2, 2])", 1, 5, &["missing", "`fill_value`"]),
 
     // ---- types ----
     case(Type, "\"a\" + 1", 1, 1, &["unsupported operand types for +", "str", "int"]),
@@ -133,8 +133,8 @@ const CASES: &[Case] = &[
     case(Type, "ones([2, 2]) @ 3", 1, 1, &["matmul", "use *"]),
     case(Type, "x = 1; x()", 1, 8, &["not callable"]),
     case(Type, "print(1)(2)", 1, 1, &["not callable"]),
-    case(Type, "print(-\"a\")", 1, 7, &["cannot negate a str"]),
-    case(Type, "sqrt(\"a\")", 1, 1, &["expected an array", "str"]),
+    case(Type, "print(-\"a\")", 1, 7, &["bad operand type for unary -: str"]),
+    case(Type, "sqrt(\"a\")", 1, 1, &["expected a number", "str"]),
     case(Type, "outer(\"a\", [1])", 1, 1, &["expected an array", "str"]),
     case(Value, "int(\"abc\")", 1, 1, &["invalid literal for int()", "\"abc\""]),
     case(Value, "float(\"x\")", 1, 1, &["could not convert string to float", "\"x\""]),
@@ -150,7 +150,7 @@ const CASES: &[Case] = &[
     case(Type, "len(5)", 1, 1, &["has no len()"]),
     case(Type, "len(none)", 1, 1, &["has no len()"]),
     case(Type, "len(reshape([1], []))", 1, 1, &["len() of a 0-d array"]),
-    case(Type, "astype(arange(3), \"f16\")", 1, 1, &["unknown dtype \"f16\""]),
+    case(Type, "astype(arange(3), \"f8\")", 1, 1, &["unknown dtype \"f8\""]),
     case(Type, "zeros(3, dtype=cpu)", 1, 1, &["expected a dtype", "device"]),
     case(Type, "to(ones(2), f32)", 1, 1, &["expected a device (cpu or gpu)", "f32"]),
     case(Type, "concatenate(5)", 1, 1, &["expected a list of arrays"]),
@@ -248,7 +248,7 @@ const CASES: &[Case] = &[
     // ---- files ----
     case(Io, "load(\"missing.npy\")", 1, 1, &["missing.npy", "no such file"]),
     case(Io, "x = load(\"bad.npy\")", 1, 5, &["bad.npy", "not a .npy file"]),
-    case(Io, "load(\"f16.npy\")", 1, 1, &["f16.npy", "unsupported dtype float16"]),
+    case(Io, "load(\"f128.npy\")", 1, 1, &["f128.npy", "float128"]),
     case(Io, "load(\"trunc.npy\")", 1, 1, &["trunc.npy", "truncated"]),
     case(Io, "load(\"adir\")", 1, 1, &["adir"]),
     case(Io, "save(\"nodir/x.npy\", ones(2))", 1, 1, &["cannot save", "nodir/x.npy"]),
@@ -487,11 +487,7 @@ fn fixture_dir() -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("adir")).unwrap();
     std::fs::write(dir.join("bad.npy"), b"this is not a npy file\n").unwrap();
-    std::fs::write(
-        dir.join("f16.npy"),
-        npy("<f2", "(3,)", &[0, 60, 0, 60, 0, 60]),
-    )
-    .unwrap();
+    std::fs::write(dir.join("f128.npy"), npy("<f16", "(3,)", &[0; 48])).unwrap();
     let doubles: Vec<u8> = [1.0f64, 2.0].iter().flat_map(|v| v.to_le_bytes()).collect();
     let ok = npy("<f8", "(2,)", &doubles);
     std::fs::write(dir.join("ok.npy"), &ok).unwrap();

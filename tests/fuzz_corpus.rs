@@ -31,7 +31,7 @@ fn fuzz_inputs_never_crash_or_hang() {
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch).unwrap();
     std::env::set_current_dir(&scratch).unwrap();
-    arrsh::array::set_memory_limit(16 << 20);
+    arrsh::device::host::set_memory_limit(16 << 20);
 
     let files = inputs(&["seeds", "regressions", "corpus/parse", "corpus/run"]);
     assert!(files.len() >= 400, "only {} fuzz inputs", files.len());

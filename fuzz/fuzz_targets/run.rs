@@ -11,6 +11,6 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    arrsh::array::set_memory_limit(16 << 20);
+    arrsh::device::host::set_memory_limit(16 << 20);
     let _ = arrsh::interp::bounded::run_bounded(text, Duration::from_millis(100));
 });

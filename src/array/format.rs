@@ -1,4 +1,5 @@
-//! NumPy-compatible text for arrays and Python-compatible text for floats.
+//! NumPy-compatible text for arrays of every dtype and Python-compatible text
+//! for floats and complex numbers.
 //!
 //! A port of NumPy 2.x `arrayprint` with its default print options
 //! (`precision=8`, `floatmode='maxprec'`, `suppress=False`, `linewidth=75`,
@@ -8,8 +9,13 @@
 //! exact binary value, so no off-the-shelf shortest formatter can stand in for it.
 
 use std::cmp::Ordering;
+use std::fmt::Display;
 
 use ndarray::{ArrayViewD, Axis};
+use num_complex::Complex;
+
+use crate::base::dtype::DType;
+use crate::base::element::{c128, c64, f16};
 
 /// Digits after the decimal point (positional) or after the first digit (scientific).
 const PRECISION: u32 = 8;
@@ -23,10 +29,68 @@ const SUMMARY_INSERT: &str = "...";
 
 /// A borrowed array of any element type, ready to be printed.
 pub enum FormatData<'a> {
-    F64(ArrayViewD<'a, f64>),
-    F32(ArrayViewD<'a, f32>),
-    I64(ArrayViewD<'a, i64>),
     Bool(ArrayViewD<'a, bool>),
+    I8(ArrayViewD<'a, i8>),
+    U8(ArrayViewD<'a, u8>),
+    I16(ArrayViewD<'a, i16>),
+    U16(ArrayViewD<'a, u16>),
+    I32(ArrayViewD<'a, i32>),
+    U32(ArrayViewD<'a, u32>),
+    I64(ArrayViewD<'a, i64>),
+    U64(ArrayViewD<'a, u64>),
+    F16(ArrayViewD<'a, f16>),
+    F32(ArrayViewD<'a, f32>),
+    F64(ArrayViewD<'a, f64>),
+    C64(ArrayViewD<'a, c64>),
+    C128(ArrayViewD<'a, c128>),
+}
+
+/// Runs `$body` with `$view` bound to the view inside any arm of `FormatData`.
+macro_rules! with_view {
+    ($data:expr, $view:ident => $body:expr) => {
+        match $data {
+            FormatData::Bool($view) => $body,
+            FormatData::I8($view) => $body,
+            FormatData::U8($view) => $body,
+            FormatData::I16($view) => $body,
+            FormatData::U16($view) => $body,
+            FormatData::I32($view) => $body,
+            FormatData::U32($view) => $body,
+            FormatData::I64($view) => $body,
+            FormatData::U64($view) => $body,
+            FormatData::F16($view) => $body,
+            FormatData::F32($view) => $body,
+            FormatData::F64($view) => $body,
+            FormatData::C64($view) => $body,
+            FormatData::C128($view) => $body,
+        }
+    };
+}
+
+/// An element type whose arrays can be wrapped in `FormatData`.
+pub trait Formattable: Sized + Copy {
+    fn format_data(view: ArrayViewD<'_, Self>) -> FormatData<'_>;
+}
+
+macro_rules! formattable {
+    ($($t:ty => $arm:ident),* $(,)?) => { $(
+        impl Formattable for $t {
+            fn format_data(view: ArrayViewD<'_, Self>) -> FormatData<'_> {
+                FormatData::$arm(view)
+            }
+        }
+    )* };
+}
+
+formattable!(
+    bool => Bool, i8 => I8, u8 => U8, i16 => I16, u16 => U16, i32 => I32, u32 => U32,
+    i64 => I64, u64 => U64, f16 => F16, f32 => F32, f64 => F64, c64 => C64, c128 => C128,
+);
+
+/// NumPy's rule for a non-empty array's repr: `dtype=` is shown unless the dtype
+/// is one that a plain literal produces (`float64`, `int64`, `bool`, `complex128`).
+pub fn repr_shows_dtype(dtype: DType) -> bool {
+    !matches!(dtype, DType::F64 | DType::I64 | DType::Bool | DType::C128)
 }
 
 /// Python's `repr` of a float: the shortest digits that round-trip, in exponent
@@ -36,14 +100,28 @@ pub fn float_repr(x: f64) -> String {
     // NumPy's float64 scalar rule below picks the same notation as CPython's
     // digit-based rule: no double outside [1e-4, 1e16) has shortest digits inside
     // it, nor the other way round.
-    scalar_text(x, 1e16)
+    float_scalar_text(x)
 }
 
 /// NumPy's `str` of an `np.float32` scalar (also the body of its `repr`): the
 /// shortest digits that round-trip in `f32`, positional for magnitudes in
 /// `[1e-4, 1e6)` and zero, exponent form otherwise (`0.1`, `1e+06`, `1e-04`).
 pub fn float32_repr(x: f32) -> String {
-    scalar_text(x, 1e6)
+    float_scalar_text(x)
+}
+
+/// NumPy's `str` of an `np.float16` scalar: the shortest digits that round-trip
+/// in `f16`, positional for magnitudes in `[1e-4, 1e3)` and zero, exponent form
+/// otherwise (`0.1`, `999.0`, `1e+03`, `6.55e+04`, `6e-08`).
+pub fn float16_repr(x: f16) -> String {
+    float_scalar_text(x)
+}
+
+/// Python's `repr(complex(re, im))`, which NumPy's `complex128` scalars share:
+/// `(1+2j)`, `(1-0j)`, `(nan+nanj)`, and the imaginary part alone when the real
+/// part is `+0` (`2j`, `-0j`, `1e+16j`).
+pub fn complex_repr(re: f64, im: f64) -> String {
+    complex_scalar_text(Complex::new(re, im))
 }
 
 /// NumPy's `repr(arr)`, e.g. `array([1., 2., 3.])`.
@@ -53,17 +131,12 @@ pub fn float32_repr(x: f32) -> String {
 ///
 /// `suffix` holds the remaining keywords, joined by `", "`, and is placed after
 /// `shape=`; empty means none. NumPy's rule for the dtype, which the caller must
-/// follow, is: pass `dtype=<numpy name>` (`float32`, `float64`, `int64`, `bool`)
-/// when the dtype is `float32` **or the array has no elements** (any dtype, e.g.
-/// `array([], dtype=float64)`); otherwise leave it out. Non-NumPy keywords such
-/// as `device=gpu` go after it: `"dtype=float32, device=gpu"`.
+/// follow, is: pass `dtype=<numpy name>` (`uint8`, `float16`, `complex64`, ...)
+/// when [`repr_shows_dtype`] says so **or the array has no elements** (any
+/// dtype, e.g. `array([], dtype=float64)`); otherwise leave it out. Non-NumPy
+/// keywords such as `device=gpu` go after it: `"dtype=float32, device=gpu"`.
 pub fn array_repr(data: &FormatData, suffix: &str) -> String {
-    let (body, shape) = match data {
-        FormatData::F64(view) => (repr_body(view), view.shape()),
-        FormatData::F32(view) => (repr_body(view), view.shape()),
-        FormatData::I64(view) => (repr_body(view), view.shape()),
-        FormatData::Bool(view) => (repr_body(view), view.shape()),
-    };
+    let (body, shape) = with_view!(data, view => (repr_body(view), view.shape()));
     let size: usize = shape.iter().product();
 
     let mut extras = Vec::new();
@@ -90,12 +163,7 @@ pub fn array_repr(data: &FormatData, suffix: &str) -> String {
 
 /// NumPy's `str(arr)`, e.g. `[1. 2. 3.]`; a 0-d array prints as its scalar (`5.0`).
 pub fn array_str(data: &FormatData) -> String {
-    match data {
-        FormatData::F64(view) => str_text(view),
-        FormatData::F32(view) => str_text(view),
-        FormatData::I64(view) => str_text(view),
-        FormatData::Bool(view) => str_text(view),
-    }
+    with_view!(data, view => str_text(view))
 }
 
 fn repr_body<T: Printable>(view: &ArrayViewD<T>) -> String {
@@ -116,16 +184,6 @@ fn python_tuple(shape: &[usize]) -> String {
     match items.as_slice() {
         [single] => format!("({single},)"),
         _ => format!("({})", items.join(", ")),
-    }
-}
-
-fn non_finite_text(x: f64) -> String {
-    if x.is_nan() {
-        "nan".to_owned()
-    } else if x < 0.0 {
-        "-inf".to_owned()
-    } else {
-        "inf".to_owned()
     }
 }
 
@@ -289,44 +347,54 @@ trait Printable: Copy {
     fn scalar_str(self) -> String;
 }
 
-impl Printable for f64 {
+impl<F: FloatValue> Printable for F {
     type Format = FloatFormat;
 
     fn element_format(shown: &[Self], _zero_dimensional: bool) -> FloatFormat {
-        FloatFormat::new(shown)
+        FloatFormat::new(shown, false)
     }
 
     fn scalar_str(self) -> String {
-        float_repr(self)
+        float_scalar_text(self)
     }
 }
 
-impl Printable for f32 {
-    type Format = FloatFormat;
+impl<F: FloatValue> Printable for Complex<F> {
+    type Format = ComplexFormat;
 
-    fn element_format(shown: &[Self], _zero_dimensional: bool) -> FloatFormat {
-        FloatFormat::new(shown)
-    }
-
-    fn scalar_str(self) -> String {
-        float32_repr(self)
-    }
-}
-
-impl Printable for i64 {
-    type Format = IntFormat;
-
-    fn element_format(shown: &[Self], _zero_dimensional: bool) -> IntFormat {
-        let digits_of = |value: Option<&i64>| value.map_or(0, |v| v.to_string().len());
-        IntFormat {
-            width: digits_of(shown.iter().max()).max(digits_of(shown.iter().min())),
+    /// NumPy's `ComplexFloatingFormat`: the real and the imaginary parts are
+    /// sized as two separate float arrays, the imaginary one always signed.
+    fn element_format(shown: &[Self], _zero_dimensional: bool) -> ComplexFormat {
+        let real: Vec<F> = shown.iter().map(|z| z.re).collect();
+        let imag: Vec<F> = shown.iter().map(|z| z.im).collect();
+        ComplexFormat {
+            real: FloatFormat::new(&real, false),
+            imag: FloatFormat::new(&imag, true),
         }
     }
 
     fn scalar_str(self) -> String {
-        self.to_string()
+        complex_scalar_text(self)
     }
 }
+
+macro_rules! integer_printable {
+    ($($t:ty),*) => { $(
+        impl Printable for $t {
+            type Format = IntFormat;
+
+            fn element_format(shown: &[Self], _zero_dimensional: bool) -> IntFormat {
+                IntFormat::new(shown)
+            }
+
+            fn scalar_str(self) -> String {
+                self.to_string()
+            }
+        }
+    )* };
+}
+
+integer_printable!(i8, u8, i16, u16, i32, u32, i64, u64);
 
 impl Printable for bool {
     type Format = BoolFormat;
@@ -347,8 +415,17 @@ struct IntFormat {
     width: usize,
 }
 
-impl ElementFormat<i64> for IntFormat {
-    fn format(&self, x: i64) -> String {
+impl IntFormat {
+    fn new<T: Ord + Display>(shown: &[T]) -> IntFormat {
+        let digits_of = |value: Option<&T>| value.map_or(0, |v| v.to_string().len());
+        IntFormat {
+            width: digits_of(shown.iter().max()).max(digits_of(shown.iter().min())),
+        }
+    }
+}
+
+impl<T: Display> ElementFormat<T> for IntFormat {
+    fn format(&self, x: T) -> String {
         format!("{x:>width$}", width = self.width)
     }
 }
@@ -363,8 +440,29 @@ impl ElementFormat<bool> for BoolFormat {
     }
 }
 
+struct ComplexFormat {
+    real: FloatFormat,
+    imag: FloatFormat,
+}
+
+impl<F: FloatValue> ElementFormat<Complex<F>> for ComplexFormat {
+    fn format(&self, z: Complex<F>) -> String {
+        let mut text = self.real.format(z.re);
+        let imag = self.imag.format(z.im);
+        // The `j` goes before the padding of the imaginary column: `1.+0.j  `.
+        let (digits, padding) = imag.split_at(imag.trim_end().len());
+        text.push_str(digits);
+        text.push('j');
+        text.push_str(padding);
+        text
+    }
+}
+
 /// A float type whose values NumPy prints with Dragon4.
 trait FloatValue: Copy + Into<f64> {
+    /// Scalars of this type print positionally below this magnitude.
+    const MAX_POSITIONAL: f64;
+
     fn parts(self) -> FloatParts;
 
     /// NumPy's choice of exponent notation for an array, given the largest and
@@ -373,6 +471,8 @@ trait FloatValue: Copy + Into<f64> {
 }
 
 impl FloatValue for f64 {
+    const MAX_POSITIONAL: f64 = 1e16;
+
     fn parts(self) -> FloatParts {
         FloatParts::from_ieee_bits(self.to_bits(), 52, 11)
     }
@@ -383,6 +483,8 @@ impl FloatValue for f64 {
 }
 
 impl FloatValue for f32 {
+    const MAX_POSITIONAL: f64 = 1e6;
+
     fn parts(self) -> FloatParts {
         FloatParts::from_ieee_bits(u64::from(self.to_bits()), 23, 8)
     }
@@ -395,12 +497,62 @@ impl FloatValue for f32 {
     }
 }
 
+impl FloatValue for f16 {
+    const MAX_POSITIONAL: f64 = 1e3;
+
+    fn parts(self) -> FloatParts {
+        FloatParts::from_ieee_bits(u64::from(self.to_bits()), 10, 5)
+    }
+
+    fn prefers_scientific(abs_max: f64, abs_min: f64) -> bool {
+        // NumPy's upper cutoff for f16 is 1e3, and its f16 division rounds the
+        // f32 quotient to f16 (a ratio past 65504 becomes inf).
+        let (abs_max, abs_min) = (f16::from_f64(abs_max), f16::from_f64(abs_min));
+        let ratio = f16::from_f32(abs_max.to_f32() / abs_min.to_f32());
+        let thousand = f16::from_f32(1e3);
+        abs_max >= thousand || abs_min < f16::from_f32(1e-4) || ratio > thousand
+    }
+}
+
+/// `nan`, `inf` or `-inf`, with `+` before `nan` and `inf` when `plus_sign`.
+fn non_finite_text(x: f64, plus_sign: bool) -> String {
+    let sign = if x.is_sign_negative() && !x.is_nan() {
+        "-"
+    } else if plus_sign {
+        "+"
+    } else {
+        ""
+    };
+    let name = if x.is_nan() { "nan" } else { "inf" };
+    format!("{sign}{name}")
+}
+
 /// A lone float as NumPy scalars print it: shortest digits, positional for zero
-/// and magnitudes in `[1e-4, max_positional)`, exponent form otherwise.
-fn scalar_text<F: FloatValue>(x: F, max_positional: f64) -> String {
+/// and magnitudes in `[1e-4, F::MAX_POSITIONAL)`, exponent form otherwise.
+fn float_scalar_text<F: FloatValue>(x: F) -> String {
+    scalar_part(x, Trim::LeaveOneZero, false)
+}
+
+/// NumPy's `str` of a complex scalar, the same as Python's `repr(complex)` for
+/// `complex128`: no trailing `.0`, and no real part when it is `+0`.
+fn complex_scalar_text<F: FloatValue>(z: Complex<F>) -> String {
+    let re: f64 = z.re.into();
+    if re == 0.0 && re.is_sign_positive() {
+        return format!("{}j", scalar_part(z.im, Trim::ZerosAndPoint, false));
+    }
+    format!(
+        "({}{}j)",
+        scalar_part(z.re, Trim::ZerosAndPoint, false),
+        scalar_part(z.im, Trim::ZerosAndPoint, true)
+    )
+}
+
+/// One float of a scalar's text; `positional_trim` is for the positional form
+/// (the exponent form always drops a bare point).
+fn scalar_part<F: FloatValue>(x: F, positional_trim: Trim, plus_sign: bool) -> String {
     let value: f64 = x.into();
     if !value.is_finite() {
-        return non_finite_text(value);
+        return non_finite_text(value, plus_sign);
     }
     // Compared in f64 like NumPy (not in f32), so f32(1e-4), which lies just
     // below 1e-4, takes the exponent form.
@@ -408,12 +560,13 @@ fn scalar_text<F: FloatValue>(x: F, max_positional: f64) -> String {
     let shortest = Dragon4 {
         precision: None,
         min_digits: None,
-        trim: Trim::LeaveOneZero,
+        trim: positional_trim,
+        plus_sign,
         pad_left: 0,
         pad_right: None,
         exponent_digits: 0,
     };
-    if magnitude == 0.0 || (1e-4..max_positional).contains(&magnitude) {
+    if magnitude == 0.0 || (1e-4..F::MAX_POSITIONAL).contains(&magnitude) {
         shortest.positional(x.parts())
     } else {
         Dragon4 {
@@ -432,6 +585,8 @@ struct FloatFormat {
     pad_left: usize,
     /// Width of everything after the decimal point.
     pad_right: usize,
+    /// Whether positive values get a `+` (the imaginary parts of complex arrays).
+    plus_sign: bool,
 }
 
 enum Notation {
@@ -443,28 +598,34 @@ enum Notation {
 }
 
 impl FloatFormat {
-    fn new<F: FloatValue>(shown: &[F]) -> FloatFormat {
+    fn new<F: FloatValue>(shown: &[F], plus_sign: bool) -> FloatFormat {
         let finite: Vec<F> = shown
             .iter()
             .copied()
             .filter(|&x| x.into().is_finite())
             .collect();
+        let first_pass = Dragon4 {
+            plus_sign,
+            ..Dragon4::trimmed_to_precision()
+        };
         let mut format = if finite.is_empty() {
             FloatFormat {
                 notation: Notation::Positional,
                 pad_left: 0,
                 pad_right: 0,
+                plus_sign,
             }
         } else if Self::needs_scientific(&finite) {
-            Self::scientific(&finite)
+            Self::scientific(&finite, &first_pass)
         } else {
-            Self::positional(&finite)
+            Self::positional(&finite, &first_pass)
         };
 
         if finite.len() != shown.len() {
-            let has_negative_inf = shown.iter().any(|&x| x.into() == f64::NEG_INFINITY);
+            // `-inf`, `+inf` and `+nan` take a fourth column.
+            let signed_inf = plus_sign || shown.iter().any(|&x| x.into() == f64::NEG_INFINITY);
             let after_integer = format.pad_right + 1;
-            let widest_special = "inf".len() + usize::from(has_negative_inf);
+            let widest_special = "inf".len() + usize::from(signed_inf);
             format.pad_left = format
                 .pad_left
                 .max(widest_special.saturating_sub(after_integer));
@@ -483,8 +644,7 @@ impl FloatFormat {
 
     /// Sizes the columns from a first pass that prints every value with at most
     /// `PRECISION` digits after the first and trailing zeros trimmed.
-    fn scientific<F: FloatValue>(finite: &[F]) -> FloatFormat {
-        let first_pass = Dragon4::trimmed_to_precision();
+    fn scientific<F: FloatValue>(finite: &[F], first_pass: &Dragon4) -> FloatFormat {
         let (mut pad_left, mut fraction_digits, mut exponent_digits) = (0, 0, 0);
         for &x in finite {
             let text = first_pass.scientific(x.parts());
@@ -503,13 +663,13 @@ impl FloatFormat {
             pad_left,
             // "e", the exponent's sign and digits, and the mantissa's fraction.
             pad_right: exponent_digits + 2 + fraction_digits,
+            plus_sign: first_pass.plus_sign,
         }
     }
 
     /// Sizes the columns from a first pass that prints every value with at most
     /// `PRECISION` fraction digits and trailing zeros trimmed.
-    fn positional<F: FloatValue>(finite: &[F]) -> FloatFormat {
-        let first_pass = Dragon4::trimmed_to_precision();
+    fn positional<F: FloatValue>(finite: &[F], first_pass: &Dragon4) -> FloatFormat {
         let (mut pad_left, mut pad_right) = (0, 0);
         for &x in finite {
             let text = first_pass.positional(x.parts());
@@ -521,6 +681,7 @@ impl FloatFormat {
             notation: Notation::Positional,
             pad_left,
             pad_right,
+            plus_sign: first_pass.plus_sign,
         }
     }
 }
@@ -530,13 +691,14 @@ impl<F: FloatValue> ElementFormat<F> for FloatFormat {
         let value: f64 = x.into();
         if !value.is_finite() {
             let width = self.pad_left + self.pad_right + 1;
-            return format!("{:>width$}", non_finite_text(value));
+            return format!("{:>width$}", non_finite_text(value, self.plus_sign));
         }
         match self.notation {
             Notation::Positional => Dragon4 {
                 precision: Some(PRECISION),
                 min_digits: Some(0),
                 trim: Trim::Zeros,
+                plus_sign: self.plus_sign,
                 pad_left: self.pad_left,
                 pad_right: Some(self.pad_right),
                 exponent_digits: 0,
@@ -551,6 +713,7 @@ impl<F: FloatValue> ElementFormat<F> for FloatFormat {
                 precision: Some(fraction_digits),
                 min_digits: Some(fraction_digits),
                 trim: Trim::None,
+                plus_sign: self.plus_sign,
                 pad_left: self.pad_left,
                 pad_right: None,
                 exponent_digits,
@@ -580,6 +743,8 @@ struct Dragon4 {
     /// Fewest such digits: further digits of the exact value are printed to reach it.
     min_digits: Option<u32>,
     trim: Trim,
+    /// Whether positive values (and `+0`) get a `+`.
+    plus_sign: bool,
     /// Width of the sign and integer digits, filled with leading spaces.
     pad_left: usize,
     /// Width after the point, filled with trailing spaces (positional only).
@@ -595,6 +760,7 @@ impl Dragon4 {
             precision: Some(PRECISION),
             min_digits: None,
             trim: Trim::Zeros,
+            plus_sign: false,
             pad_left: 0,
             pad_right: None,
             exponent_digits: 0,
@@ -627,7 +793,7 @@ impl Dragon4 {
             }
         };
         self.finish_fraction(&mut fraction);
-        let sign = if parts.negative { "-" } else { "" };
+        let sign = self.sign(&parts);
         let signed_integer = format!("{sign}{integer}");
         let mut out = format!("{signed_integer:>width$}", width = self.pad_left);
         if !(fraction.is_empty() && self.trim == Trim::ZerosAndPoint) {
@@ -658,7 +824,7 @@ impl Dragon4 {
         // NumPy keeps a point left bare by trimming here, even in `'-'` mode.
         let had_fraction = !fraction.is_empty();
         self.finish_fraction(&mut fraction);
-        let sign = if parts.negative { "-" } else { "" };
+        let sign = self.sign(&parts);
         let mantissa = format!("{sign}{first}");
         let mut out = format!("{mantissa:>width$}", width = self.pad_left);
         if had_fraction || self.trim != Trim::ZerosAndPoint {
@@ -670,6 +836,14 @@ impl Dragon4 {
         let width = self.exponent_digits.clamp(2, 5);
         out.push_str(&format!("e{exponent_sign}{exponent:0>width$}"));
         out
+    }
+
+    fn sign(&self, parts: &FloatParts) -> &'static str {
+        match (parts.negative, self.plus_sign) {
+            (true, _) => "-",
+            (false, true) => "+",
+            (false, false) => "",
+        }
     }
 
     /// Applies `min_digits` padding and trailing-zero trimming to the fraction.
@@ -1040,6 +1214,7 @@ mod tests {
     use ndarray::{ArrayD, IxDyn};
 
     use super::*;
+    use crate::base::element::Element;
 
     fn array<T: Clone>(shape: &[usize], values: &[T]) -> ArrayD<T> {
         ArrayD::from_shape_vec(IxDyn(shape), values.to_vec()).expect("shape matches values")
@@ -1048,6 +1223,35 @@ mod tests {
     fn arange(shape: &[usize]) -> ArrayD<f64> {
         let len = shape.iter().product::<usize>();
         array(shape, &(0..len).map(|i| i as f64).collect::<Vec<_>>())
+    }
+
+    fn ramp<T>(shape: &[usize], element: impl Fn(usize) -> T) -> ArrayD<T> {
+        let len = shape.iter().product::<usize>();
+        ArrayD::from_shape_vec(IxDyn(shape), (0..len).map(element).collect())
+            .expect("shape matches values")
+    }
+
+    fn h(values: &[f64]) -> Vec<f16> {
+        values.iter().map(|&x| f16::from_f64(x)).collect()
+    }
+
+    fn c(re: f64, im: f64) -> c128 {
+        c128::new(re, im)
+    }
+
+    fn c32(re: f64, im: f64) -> c64 {
+        c64::new(re as f32, im as f32)
+    }
+
+    /// Checks `repr` and `str`, passing `dtype=` as the interpreter does.
+    fn assert_prints<T: Formattable + Element>(a: &ArrayD<T>, repr: &str, str: &str) {
+        let suffix = if repr_shows_dtype(T::DTYPE) || a.is_empty() {
+            format!("dtype={}", T::DTYPE.numpy_name())
+        } else {
+            String::new()
+        };
+        assert_eq!(array_repr(&T::format_data(a.view()), &suffix), repr);
+        assert_eq!(array_str(&T::format_data(a.view())), str);
     }
 
     fn repr_f64(a: &ArrayD<f64>) -> String {
@@ -1102,6 +1306,85 @@ mod tests {
         for (x, expected) in cases {
             assert_eq!(float32_repr(x), expected, "{x:e}");
         }
+    }
+
+    #[test]
+    fn float16_repr_matches_numpy() {
+        let cases = [
+            (0.1, "0.1"),
+            (65504.0, "6.55e+04"),
+            (1000.0, "1e+03"),
+            (999.0, "999.0"),
+            (999.5, "999.5"),
+            (1e-4, "0.0001"),
+            (9.9e-5, "9.9e-05"),
+            (2f64.powi(-24), "6e-08"),
+            (2f64.powi(-14), "6.104e-05"),
+            (std::f64::consts::PI, "3.14"),
+            (2049.0, "2.048e+03"),
+            (0.3333, "0.3333"),
+            (-1.5, "-1.5"),
+            (0.0, "0.0"),
+            (-0.0, "-0.0"),
+            (f64::INFINITY, "inf"),
+            (f64::NEG_INFINITY, "-inf"),
+            (f64::NAN, "nan"),
+        ];
+        for (x, expected) in cases {
+            assert_eq!(float16_repr(f16::from_f64(x)), expected, "{x:e}");
+        }
+    }
+
+    #[test]
+    fn complex_repr_matches_python() {
+        let cases = [
+            (1.0, 2.0, "(1+2j)"),
+            (0.0, 2.0, "2j"),
+            (0.0, -2.0, "-2j"),
+            (-0.0, -1.0, "(-0-1j)"),
+            (1.0, -0.0, "(1-0j)"),
+            (0.0, 0.0, "0j"),
+            (-0.0, 0.0, "(-0+0j)"),
+            (0.0, -0.0, "-0j"),
+            (f64::NAN, f64::NAN, "(nan+nanj)"),
+            (f64::INFINITY, 1.0, "(inf+1j)"),
+            (f64::INFINITY, f64::NEG_INFINITY, "(inf-infj)"),
+            (f64::NEG_INFINITY, f64::NAN, "(-inf+nanj)"),
+            (0.0, f64::INFINITY, "infj"),
+            (0.0, f64::NEG_INFINITY, "-infj"),
+            (0.0, f64::NAN, "nanj"),
+            (0.0, -f64::NAN, "nanj"),
+            (1.0, -f64::NAN, "(1+nanj)"),
+            (0.0, 1e16, "1e+16j"),
+            (1e-7, 1.0, "(1e-07+1j)"),
+            (1e16, 1e-5, "(1e+16+1e-05j)"),
+            (0.1, 0.2, "(0.1+0.2j)"),
+            (1e5, 2.5, "(100000+2.5j)"),
+            (1e300, -1e-300, "(1e+300-1e-300j)"),
+            (123456789012345.6, 0.5, "(123456789012345.6+0.5j)"),
+        ];
+        for (re, im, expected) in cases {
+            assert_eq!(complex_repr(re, im), expected, "{re:e} {im:e}");
+        }
+    }
+
+    #[test]
+    fn dtype_shows_in_reprs_unless_a_literal_implies_it() {
+        let implied = [DType::Bool, DType::I64, DType::F64, DType::C128];
+        let shown = [
+            DType::I8,
+            DType::U8,
+            DType::I16,
+            DType::U16,
+            DType::I32,
+            DType::U32,
+            DType::U64,
+            DType::F16,
+            DType::F32,
+            DType::C64,
+        ];
+        assert!(implied.into_iter().all(|d| !repr_shows_dtype(d)));
+        assert!(shown.into_iter().all(repr_shows_dtype));
     }
 
     #[test]
@@ -1363,5 +1646,444 @@ mod tests {
         assert_eq!(digits(0.375, 2), ("38".to_owned(), -1));
         assert_eq!(digits(9.999, 2), ("1".to_owned(), 1));
         assert_eq!(digits(0.0, 2), ("0".to_owned(), 0));
+    }
+
+    #[test]
+    fn signed_integers_of_every_width() {
+        assert_prints(
+            &array(&[3], &[-128_i8, 0, 127]),
+            "array([-128,    0,  127], dtype=int8)",
+            "[-128    0  127]",
+        );
+        assert_prints(
+            &array(&[2, 2], &[1_i16, -2, 300, -32768]),
+            "array([[     1,     -2],\n       [   300, -32768]], dtype=int16)",
+            "[[     1     -2]\n [   300 -32768]]",
+        );
+        assert_prints(
+            &array(&[2], &[-2147483648_i32, 2147483647]),
+            "array([-2147483648,  2147483647], dtype=int32)",
+            "[-2147483648  2147483647]",
+        );
+        assert_prints(
+            &array(&[2], &[-9223372036854775808_i64, 9223372036854775807]),
+            "array([-9223372036854775808,  9223372036854775807])",
+            "[-9223372036854775808  9223372036854775807]",
+        );
+        assert_prints(&array(&[], &[-5_i8]), "array(-5, dtype=int8)", "-5");
+        assert_prints(&array::<i16>(&[0], &[]), "array([], dtype=int16)", "[]");
+        assert_prints(
+            &array::<i32>(&[0, 3], &[]),
+            "array([], shape=(0, 3), dtype=int32)",
+            "[]",
+        );
+    }
+
+    #[test]
+    fn unsigned_integers_of_every_width() {
+        assert_prints(
+            &array(&[3], &[0_u8, 5, 255]),
+            "array([  0,   5, 255], dtype=uint8)",
+            "[  0   5 255]",
+        );
+        assert_prints(
+            &array(&[2], &[65535_u16, 0]),
+            "array([65535,     0], dtype=uint16)",
+            "[65535     0]",
+        );
+        assert_prints(
+            &array(&[2, 1], &[4294967295_u32, 1]),
+            "array([[4294967295],\n       [         1]], dtype=uint32)",
+            "[[4294967295]\n [         1]]",
+        );
+        assert_prints(
+            &array(&[3], &[18446744073709551615_u64, 0, 9223372036854775808]),
+            "array([18446744073709551615,                    0,  9223372036854775808],\n      \
+             dtype=uint64)",
+            "[18446744073709551615                    0  9223372036854775808]",
+        );
+        assert_prints(
+            &array(&[], &[18446744073709551615_u64]),
+            "array(18446744073709551615, dtype=uint64)",
+            "18446744073709551615",
+        );
+        assert_prints(&array(&[], &[5_u8]), "array(5, dtype=uint8)", "5");
+        assert_prints(&array::<u8>(&[0], &[]), "array([], dtype=uint8)", "[]");
+    }
+
+    #[test]
+    fn integer_arrays_wrap_and_summarise() {
+        assert_prints(
+            &ramp(&[40], |i| i as i16 * 1000 - 20000),
+            "array([-20000, -19000, -18000, -17000, -16000, -15000, -14000, -13000,\n       \
+             -12000, -11000, -10000,  -9000,  -8000,  -7000,  -6000,  -5000,\n        \
+             -4000,  -3000,  -2000,  -1000,      0,   1000,   2000,   3000,\n         \
+             4000,   5000,   6000,   7000,   8000,   9000,  10000,  11000,\n        \
+             12000,  13000,  14000,  15000,  16000,  17000,  18000,  19000],\n      \
+             dtype=int16)",
+            "[-20000 -19000 -18000 -17000 -16000 -15000 -14000 -13000 -12000 -11000\n \
+             -10000  -9000  -8000  -7000  -6000  -5000  -4000  -3000  -2000  -1000\n      \
+             0   1000   2000   3000   4000   5000   6000   7000   8000   9000\n  \
+             10000  11000  12000  13000  14000  15000  16000  17000  18000  19000]",
+        );
+        assert_prints(
+            &ramp(&[2000], |i| (i % 256) as u8),
+            "array([  0,   1,   2, ..., 205, 206, 207], shape=(2000,), dtype=uint8)",
+            "[  0   1   2 ... 205 206 207]",
+        );
+        assert_prints(
+            &ramp(&[4, 300], |i| u64::MAX - i as u64),
+            "array([[18446744073709551615, 18446744073709551614, 18446744073709551613,\n        \
+             ..., 18446744073709551318, 18446744073709551317,\n        \
+             18446744073709551316],\n       \
+             [18446744073709551315, 18446744073709551314, 18446744073709551313,\n        \
+             ..., 18446744073709551018, 18446744073709551017,\n        \
+             18446744073709551016],\n       \
+             [18446744073709551015, 18446744073709551014, 18446744073709551013,\n        \
+             ..., 18446744073709550718, 18446744073709550717,\n        \
+             18446744073709550716],\n       \
+             [18446744073709550715, 18446744073709550714, 18446744073709550713,\n        \
+             ..., 18446744073709550418, 18446744073709550417,\n        \
+             18446744073709550416]], shape=(4, 300), dtype=uint64)",
+            "[[18446744073709551615 18446744073709551614 18446744073709551613 ...\n  \
+             18446744073709551318 18446744073709551317 18446744073709551316]\n \
+             [18446744073709551315 18446744073709551314 18446744073709551313 ...\n  \
+             18446744073709551018 18446744073709551017 18446744073709551016]\n \
+             [18446744073709551015 18446744073709551014 18446744073709551013 ...\n  \
+             18446744073709550718 18446744073709550717 18446744073709550716]\n \
+             [18446744073709550715 18446744073709550714 18446744073709550713 ...\n  \
+             18446744073709550418 18446744073709550417 18446744073709550416]]",
+        );
+        assert_prints(
+            &ramp(&[2, 3, 4], |i| (i as i8 - 12) * 10),
+            "array([[[-120, -110, -100,  -90],\n        \
+             [ -80,  -70,  -60,  -50],\n        \
+             [ -40,  -30,  -20,  -10]],\n\
+             \n       \
+             [[   0,   10,   20,   30],\n        \
+             [  40,   50,   60,   70],\n        \
+             [  80,   90,  100,  110]]], dtype=int8)",
+            "[[[-120 -110 -100  -90]\n  \
+             [ -80  -70  -60  -50]\n  \
+             [ -40  -30  -20  -10]]\n\
+             \n \
+             [[   0   10   20   30]\n  \
+             [  40   50   60   70]\n  \
+             [  80   90  100  110]]]",
+        );
+    }
+
+    #[test]
+    fn float16_arrays() {
+        assert_prints(
+            &array(&[3], &h(&[0.1, 0.25, 1.0])),
+            "array([0.1 , 0.25, 1.  ], dtype=float16)",
+            "[0.1  0.25 1.  ]",
+        );
+        assert_prints(
+            &array(&[3], &h(&[0.3333333333333333, 0.6666666666666666, -1.0])),
+            "array([ 0.3333,  0.6665, -1.    ], dtype=float16)",
+            "[ 0.3333  0.6665 -1.    ]",
+        );
+        assert_prints(
+            &array(
+                &[5],
+                &h(&[
+                    65504.0,
+                    5.960464477539063e-08,
+                    f64::NAN,
+                    f64::INFINITY,
+                    f64::NEG_INFINITY,
+                ]),
+            ),
+            "array([6.55e+04, 5.96e-08,      nan,      inf,     -inf], dtype=float16)",
+            "[6.55e+04 5.96e-08      nan      inf     -inf]",
+        );
+        assert_prints(
+            &array(&[2], &h(&[1000.0, 1.0])),
+            "array([1.e+03, 1.e+00], dtype=float16)",
+            "[1.e+03 1.e+00]",
+        );
+        assert_prints(
+            &array(&[2], &h(&[999.0, 1.0])),
+            "array([999.,   1.], dtype=float16)",
+            "[999.   1.]",
+        );
+        assert_prints(
+            &array(&[2], &h(&[100.0, 0.1])),
+            "array([100. ,   0.1], dtype=float16)",
+            "[100.    0.1]",
+        );
+        assert_prints(
+            &array(&[2], &h(&[-65504.0, 6e-05])),
+            "array([-6.55e+04,  6.00e-05], dtype=float16)",
+            "[-6.55e+04  6.00e-05]",
+        );
+        assert_prints(
+            &array(&[2, 2], &h(&[1.5, -2.0, 0.0, -0.0])),
+            "array([[ 1.5, -2. ],\n       [ 0. , -0. ]], dtype=float16)",
+            "[[ 1.5 -2. ]\n [ 0.  -0. ]]",
+        );
+        assert_prints(&array(&[], &h(&[0.1])), "array(0.1, dtype=float16)", "0.1");
+        assert_prints(
+            &array(&[], &h(&[1000.0])),
+            "array(1.e+03, dtype=float16)",
+            "1e+03",
+        );
+        assert_prints(
+            &array(&[], &h(&[6e-08])),
+            "array(6.e-08, dtype=float16)",
+            "6e-08",
+        );
+        assert_prints(&array(&[0], &h(&[])), "array([], dtype=float16)", "[]");
+        assert_prints(
+            &ramp(&[2000], |i| f16::from_f64(i as f64)),
+            "array([0.000e+00, 1.000e+00, 2.000e+00, ..., 1.997e+03, 1.998e+03,\n       \
+             1.999e+03], shape=(2000,), dtype=float16)",
+            "[0.000e+00 1.000e+00 2.000e+00 ... 1.997e+03 1.998e+03 1.999e+03]",
+        );
+        assert_prints(
+            &ramp(&[20], |i| f16::from_f64(i as f64 / 7.0)),
+            "array([0.    , 0.1428, 0.2856, 0.4285, 0.5713, 0.7144, 0.857 , 1.    ,\n       \
+             1.143 , 1.286 , 1.429 , 1.571 , 1.714 , 1.857 , 2.    , 2.143 ,\n       \
+             2.285 , 2.428 , 2.572 , 2.715 ], dtype=float16)",
+            "[0.     0.1428 0.2856 0.4285 0.5713 0.7144 0.857  1.     1.143  1.286\n \
+             1.429  1.571  1.714  1.857  2.     2.143  2.285  2.428  2.572  2.715 ]",
+        );
+    }
+
+    #[test]
+    fn complex_arrays() {
+        assert_prints(
+            &array(&[2], &[c(1.0, 2.0), c(3.0, -1.0)]),
+            "array([1.+2.j, 3.-1.j])",
+            "[1.+2.j 3.-1.j]",
+        );
+        assert_prints(
+            &array(&[2], &[c32(1.0, 2.0), c32(3.0, -1.0)]),
+            "array([1.+2.j, 3.-1.j], dtype=complex64)",
+            "[1.+2.j 3.-1.j]",
+        );
+        assert_prints(&array(&[1], &[c(0.0, 0.0)]), "array([0.+0.j])", "[0.+0.j]");
+        assert_prints(
+            &array(
+                &[2],
+                &[c(f64::NAN, f64::NAN), c(f64::INFINITY, f64::NEG_INFINITY)],
+            ),
+            "array([nan+nanj, inf-infj])",
+            "[nan+nanj inf-infj]",
+        );
+        assert_prints(
+            &array(&[2], &[c32(1.0, 2.0), c32(f64::NAN, f64::NAN)]),
+            "array([ 1. +2.j, nan+nanj], dtype=complex64)",
+            "[ 1. +2.j nan+nanj]",
+        );
+        assert_prints(
+            &array(&[2], &[c(1.5, 2.0), c(100.0, -0.25)]),
+            "array([  1.5+2.j  , 100. -0.25j])",
+            "[  1.5+2.j   100. -0.25j]",
+        );
+        assert_prints(
+            &array(&[2], &[c(1e-05, 1.0), c(1.0, 10000000000.0)]),
+            "array([1.e-05+1.e+00j, 1.e+00+1.e+10j])",
+            "[1.e-05+1.e+00j 1.e+00+1.e+10j]",
+        );
+        assert_prints(
+            &array(&[2], &[c(1.0, -0.0), c(2.0, 3.0)]),
+            "array([1.-0.j, 2.+3.j])",
+            "[1.-0.j 2.+3.j]",
+        );
+        assert_prints(
+            &array(&[2], &[c(-0.0, -0.0), c(0.0, 1.0)]),
+            "array([-0.-0.j,  0.+1.j])",
+            "[-0.-0.j  0.+1.j]",
+        );
+        assert_prints(
+            &array(&[2], &[c(0.0, f64::INFINITY), c(1.0, 1.0)]),
+            "array([0.+infj, 1. +1.j])",
+            "[0.+infj 1. +1.j]",
+        );
+        assert_prints(
+            &array(&[2], &[c(0.0, f64::NAN), c(0.0, 1.0)]),
+            "array([0.+nanj, 0. +1.j])",
+            "[0.+nanj 0. +1.j]",
+        );
+        assert_prints(
+            &array(
+                &[3],
+                &[
+                    c(f64::INFINITY, 0.0),
+                    c(f64::NEG_INFINITY, 0.0),
+                    c(f64::NAN, 1.0),
+                ],
+            ),
+            "array([ inf+0.j, -inf+0.j,  nan+1.j])",
+            "[ inf+0.j -inf+0.j  nan+1.j]",
+        );
+        assert_prints(
+            &array(&[2], &[c(1e+300, 1e-300), c(1.0, 1.0)]),
+            "array([1.e+300+1.e-300j, 1.e+000+1.e+000j])",
+            "[1.e+300+1.e-300j 1.e+000+1.e+000j]",
+        );
+        assert_prints(
+            &array(
+                &[2],
+                &[c(0.3333333333333333, -0.6666666666666666), c(1.0, 0.0)],
+            ),
+            "array([0.33333333-0.66666667j, 1.        +0.j        ])",
+            "[0.33333333-0.66666667j 1.        +0.j        ]",
+        );
+        assert_prints(
+            &array(
+                &[2],
+                &[c32(0.3333333333333333, -0.6666666666666666), c32(1.0, 0.0)],
+            ),
+            "array([0.33333334-0.6666667j, 1.        +0.j       ], dtype=complex64)",
+            "[0.33333334-0.6666667j 1.        +0.j       ]",
+        );
+        assert_prints(
+            &array(&[2], &[c32(1000000.0, 1.0), c32(0.5, 0.5)]),
+            "array([1.e+06+1.j , 5.e-01+0.5j], dtype=complex64)",
+            "[1.e+06+1.j  5.e-01+0.5j]",
+        );
+        assert_prints(
+            &array(
+                &[2, 2],
+                &[c(1.0, 1.0), c(-1.0, -1.0), c(0.0, 2.5), c(-3.0, 0.0)],
+            ),
+            "array([[ 1.+1.j , -1.-1.j ],\n       [ 0.+2.5j, -3.+0.j ]])",
+            "[[ 1.+1.j  -1.-1.j ]\n [ 0.+2.5j -3.+0.j ]]",
+        );
+        assert_prints(
+            &array::<c128>(&[0], &[]),
+            "array([], dtype=complex128)",
+            "[]",
+        );
+        assert_prints(
+            &array::<c64>(&[0, 2], &[]),
+            "array([], shape=(0, 2), dtype=complex64)",
+            "[]",
+        );
+    }
+
+    #[test]
+    fn complex_arrays_wrap_and_summarise() {
+        assert_prints(
+            &ramp(&[12], |i| c(i as f64 * 1.5, 0.0 - i as f64 / 4.0)),
+            "array([ 0. +0.j  ,  1.5-0.25j,  3. -0.5j ,  4.5-0.75j,  6. -1.j  ,\n        \
+             7.5-1.25j,  9. -1.5j , 10.5-1.75j, 12. -2.j  , 13.5-2.25j,\n       \
+             15. -2.5j , 16.5-2.75j])",
+            "[ 0. +0.j    1.5-0.25j  3. -0.5j   4.5-0.75j  6. -1.j    7.5-1.25j\n  \
+             9. -1.5j  10.5-1.75j 12. -2.j   13.5-2.25j 15. -2.5j  16.5-2.75j]",
+        );
+        assert_prints(
+            &ramp(&[2000], |i| c(i as f64, 1.0)),
+            "array([0.000e+00+1.j, 1.000e+00+1.j, 2.000e+00+1.j, ..., 1.997e+03+1.j,\n       \
+             1.998e+03+1.j, 1.999e+03+1.j], shape=(2000,))",
+            "[0.000e+00+1.j 1.000e+00+1.j 2.000e+00+1.j ... 1.997e+03+1.j 1.998e+03+1.j\n \
+             1.999e+03+1.j]",
+        );
+        assert_prints(
+            &ramp(&[10, 200], |i| c32(i as f64, 0.0 - i as f64)),
+            "array([[0.000e+00+0.000e+00j, 1.000e+00-1.000e+00j, 2.000e+00-2.000e+00j,\n        \
+             ..., 1.970e+02-1.970e+02j, 1.980e+02-1.980e+02j,\n        \
+             1.990e+02-1.990e+02j],\n       \
+             [2.000e+02-2.000e+02j, 2.010e+02-2.010e+02j, 2.020e+02-2.020e+02j,\n        \
+             ..., 3.970e+02-3.970e+02j, 3.980e+02-3.980e+02j,\n        \
+             3.990e+02-3.990e+02j],\n       \
+             [4.000e+02-4.000e+02j, 4.010e+02-4.010e+02j, 4.020e+02-4.020e+02j,\n        \
+             ..., 5.970e+02-5.970e+02j, 5.980e+02-5.980e+02j,\n        \
+             5.990e+02-5.990e+02j],\n       \
+             ...,\n       \
+             [1.400e+03-1.400e+03j, 1.401e+03-1.401e+03j, 1.402e+03-1.402e+03j,\n        \
+             ..., 1.597e+03-1.597e+03j, 1.598e+03-1.598e+03j,\n        \
+             1.599e+03-1.599e+03j],\n       \
+             [1.600e+03-1.600e+03j, 1.601e+03-1.601e+03j, 1.602e+03-1.602e+03j,\n        \
+             ..., 1.797e+03-1.797e+03j, 1.798e+03-1.798e+03j,\n        \
+             1.799e+03-1.799e+03j],\n       \
+             [1.800e+03-1.800e+03j, 1.801e+03-1.801e+03j, 1.802e+03-1.802e+03j,\n        \
+             ..., 1.997e+03-1.997e+03j, 1.998e+03-1.998e+03j,\n        \
+             1.999e+03-1.999e+03j]], shape=(10, 200), dtype=complex64)",
+            "[[0.000e+00+0.000e+00j 1.000e+00-1.000e+00j 2.000e+00-2.000e+00j ...\n  \
+             1.970e+02-1.970e+02j 1.980e+02-1.980e+02j 1.990e+02-1.990e+02j]\n \
+             [2.000e+02-2.000e+02j 2.010e+02-2.010e+02j 2.020e+02-2.020e+02j ...\n  \
+             3.970e+02-3.970e+02j 3.980e+02-3.980e+02j 3.990e+02-3.990e+02j]\n \
+             [4.000e+02-4.000e+02j 4.010e+02-4.010e+02j 4.020e+02-4.020e+02j ...\n  \
+             5.970e+02-5.970e+02j 5.980e+02-5.980e+02j 5.990e+02-5.990e+02j]\n \
+             ...\n \
+             [1.400e+03-1.400e+03j 1.401e+03-1.401e+03j 1.402e+03-1.402e+03j ...\n  \
+             1.597e+03-1.597e+03j 1.598e+03-1.598e+03j 1.599e+03-1.599e+03j]\n \
+             [1.600e+03-1.600e+03j 1.601e+03-1.601e+03j 1.602e+03-1.602e+03j ...\n  \
+             1.797e+03-1.797e+03j 1.798e+03-1.798e+03j 1.799e+03-1.799e+03j]\n \
+             [1.800e+03-1.800e+03j 1.801e+03-1.801e+03j 1.802e+03-1.802e+03j ...\n  \
+             1.997e+03-1.997e+03j 1.998e+03-1.998e+03j 1.999e+03-1.999e+03j]]",
+        );
+    }
+
+    #[test]
+    fn zero_dimensional_complex_arrays() {
+        assert_prints(&array(&[], &[c(1.0, 2.0)]), "array(1.+2.j)", "(1+2j)");
+        assert_prints(&array(&[], &[c(0.0, 2.0)]), "array(0.+2.j)", "2j");
+        assert_prints(&array(&[], &[c(-0.0, -1.0)]), "array(-0.-1.j)", "(-0-1j)");
+        assert_prints(
+            &array(&[], &[c(f64::NAN, f64::NAN)]),
+            "array(nan+nanj)",
+            "(nan+nanj)",
+        );
+        assert_prints(&array(&[], &[c(0.0, 1e+16)]), "array(0.+1.e+16j)", "1e+16j");
+        assert_prints(
+            &array(&[], &[c32(1000000.0, 1000000.0)]),
+            "array(1.e+06+1.e+06j, dtype=complex64)",
+            "(1e+06+1e+06j)",
+        );
+        assert_prints(
+            &array(&[], &[c32(0.1, 0.2)]),
+            "array(0.1+0.2j, dtype=complex64)",
+            "(0.1+0.2j)",
+        );
+    }
+
+    #[test]
+    fn non_finite_and_extreme_parts() {
+        assert_prints(
+            &array(
+                &[2],
+                &[c(1e-05, f64::NAN), c(10000000000.0, f64::NEG_INFINITY)],
+            ),
+            "array([1.e-05+nanj, 1.e+10-infj])",
+            "[1.e-05+nanj 1.e+10-infj]",
+        );
+        assert_prints(
+            &array(&[2], &[c32(-0.0, 0.0), c32(1e-10, 1e+20)]),
+            "array([-0.e+00+0.e+00j,  1.e-10+1.e+20j], dtype=complex64)",
+            "[-0.e+00+0.e+00j  1.e-10+1.e+20j]",
+        );
+        assert_prints(
+            &array(&[2], &[c(5e-324, 1e+308), c(-1.5, -0.0)]),
+            "array([ 4.9e-324+1.e+308j, -1.5e+000-0.e+000j])",
+            "[ 4.9e-324+1.e+308j -1.5e+000-0.e+000j]",
+        );
+        assert_prints(
+            &array(
+                &[3],
+                &[
+                    c32(f64::INFINITY, f64::NAN),
+                    c32(-1.0, 2.5),
+                    c32(f64::NAN, f64::NEG_INFINITY),
+                ],
+            ),
+            "array([inf+nanj, -1.+2.5j, nan-infj], dtype=complex64)",
+            "[inf+nanj -1.+2.5j nan-infj]",
+        );
+        assert_prints(
+            &array(&[3], &h(&[f64::NAN, 1.5, f64::NEG_INFINITY])),
+            "array([ nan,  1.5, -inf], dtype=float16)",
+            "[ nan  1.5 -inf]",
+        );
+        assert_prints(
+            &array(&[2], &h(&[-0.0, 0.0])),
+            "array([-0.,  0.], dtype=float16)",
+            "[-0.  0.]",
+        );
     }
 }

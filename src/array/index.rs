@@ -1,14 +1,14 @@
 //! `x[...]` and `x[...] = v`: basic indices make views; a bool mask or an i64 index array
 //! (one advanced index, the only subscript) makes a copy when read and writes through when stored.
 
-use super::dtype::DType;
-use super::layout::{normalize_index, shape_text, AxisIndex};
 use super::ops::{self, Operand};
-use super::{on_gpu, Array, Scalar};
+use super::{on_gpu, Array};
+use crate::base::layout::{normalize_index, shape_text, AxisIndex};
+use crate::base::{DType, Scalar};
 use crate::device::cpu::CpuElement;
 use crate::device::Device;
 use crate::error::{index_error, Result};
-use crate::with_dtype4;
+use crate::with_dtype;
 
 /// One subscript as the interpreter evaluated it.
 #[derive(Clone, Debug)]
@@ -42,6 +42,14 @@ fn single_advanced(subscripts: &[Subscript]) -> Result<&Array> {
     }
 }
 
+/// The view a basic index (positions and slices only) selects; `None` for index arrays.
+pub fn basic_view(a: &Array, subscripts: &[Subscript]) -> Result<Option<Array>> {
+    match basic_indices(subscripts) {
+        Some(basic) => Ok(Some(a.with_layout(a.layout().index(&basic)?))),
+        None => Ok(None),
+    }
+}
+
 pub fn get(a: &Array, subscripts: &[Subscript]) -> Result<Selection> {
     if let Some(basic) = basic_indices(subscripts) {
         let layout = a.layout().index(&basic)?;
@@ -53,16 +61,25 @@ pub fn get(a: &Array, subscripts: &[Subscript]) -> Result<Selection> {
         }
         return Ok(Selection::Array(a.with_layout(layout)));
     }
-    let index = &on_device_of(a, single_advanced(subscripts)?)?;
+    let index = &index_array(a, single_advanced(subscripts)?)?;
     Ok(Selection::Array(match index.dtype() {
         DType::Bool => masked(a, index)?,
-        DType::I64 => gathered(a, index)?,
-        other => {
-            return Err(index_error(format!(
-                "arrays used as indices must be of integer or bool type, not {other}"
-            )))
-        }
+        _ => gathered(a, index)?,
     }))
+}
+
+/// The index array on the indexed array's device, as bool (a mask) or i64 (positions): an
+/// index made elsewhere (a list literal under another default device) is copied there, one
+/// counted transfer, as CuPy accepts NumPy indices.
+fn index_array(a: &Array, index: &Array) -> Result<Array> {
+    let index = index.to_device(a.device())?;
+    match index.dtype() {
+        DType::Bool | DType::I64 => Ok(index),
+        d if d.is_integer() => index.astype(DType::I64),
+        other => Err(index_error(format!(
+            "arrays used as indices must be of integer or bool type, not {other}"
+        ))),
+    }
 }
 
 fn check_mask_shape(a: &Array, mask: &Array) -> Result<()> {
@@ -77,17 +94,11 @@ fn check_mask_shape(a: &Array, mask: &Array) -> Result<()> {
     Ok(())
 }
 
-/// The index array on the indexed array's device: an index made elsewhere (a list literal under
-/// another default device) is copied there, one counted transfer, as CuPy accepts NumPy indices.
-fn on_device_of(a: &Array, index: &Array) -> Result<Array> {
-    index.to_device(a.device())
-}
-
 /// Positions (in C order) of the elements a mask selects, checked against the array's shape.
 fn mask_positions(a: &Array, mask: &Array) -> Result<(Vec<usize>, usize)> {
     check_mask_shape(a, mask)?;
     let chosen: Vec<usize> = mask
-        .to_vec::<bool>()
+        .to_vec::<bool>()?
         .iter()
         .enumerate()
         .filter(|(_, &keep)| keep)
@@ -103,7 +114,7 @@ fn gather_rows(a: &Array, index: &Array) -> Result<Vec<usize>> {
     }
     let len = a.shape()[0];
     index
-        .to_vec::<i64>()
+        .to_vec::<i64>()?
         .into_iter()
         .map(|i| normalize_index(i, len, 0))
         .collect()
@@ -115,11 +126,7 @@ fn take_rows<T: CpuElement>(
     row_size: usize,
     shape: Vec<usize>,
 ) -> Result<Array> {
-    let flat = if a.layout().is_contiguous() {
-        a.clone()
-    } else {
-        a.copy()?
-    };
+    let flat = a.contiguous()?;
     let data = flat.with_view::<T, _>(|v| {
         let slice = v.to_slice().expect("contiguous");
         let mut out = Vec::with_capacity(rows.len() * row_size);
@@ -127,7 +134,7 @@ fn take_rows<T: CpuElement>(
             out.extend_from_slice(&slice[r * row_size..(r + 1) * row_size]);
         }
         out
-    });
+    })?;
     Ok(Array::from_vec(data, shape))
 }
 
@@ -139,7 +146,7 @@ fn masked(a: &Array, mask: &Array) -> Result<Array> {
     let (rows, row_size) = mask_positions(a, mask)?;
     let mut shape = vec![rows.len()];
     shape.extend_from_slice(&a.shape()[mask.ndim()..]);
-    with_dtype4!(a.dtype(), T => take_rows::<T>(a, &rows, row_size, shape))
+    with_dtype!(a.dtype(), T => take_rows::<T>(a, &rows, row_size, shape))
 }
 
 fn gathered(a: &Array, index: &Array) -> Result<Array> {
@@ -150,7 +157,7 @@ fn gathered(a: &Array, index: &Array) -> Result<Array> {
     let row_size = a.shape()[1..].iter().product();
     let mut shape = index.shape().to_vec();
     shape.extend_from_slice(&a.shape()[1..]);
-    with_dtype4!(a.dtype(), T => take_rows::<T>(a, &rows, row_size, shape))
+    with_dtype!(a.dtype(), T => take_rows::<T>(a, &rows, row_size, shape))
 }
 
 /// `a[subscripts] = value`, broadcasting `value` and converting it to `a`'s dtype.
@@ -158,7 +165,7 @@ pub fn set(a: &Array, subscripts: &[Subscript], value: Operand) -> Result<()> {
     if let Some(basic) = basic_indices(subscripts) {
         let view = a.with_layout(a.layout().index(&basic)?);
         if let Operand::Array(v) = value {
-            let fits = super::layout::broadcast_shapes(v.shape(), view.shape())
+            let fits = crate::base::layout::broadcast_shapes(v.shape(), view.shape())
                 .map(|s| s == view.shape())
                 .unwrap_or(false);
             if !fits {
@@ -171,18 +178,13 @@ pub fn set(a: &Array, subscripts: &[Subscript], value: Operand) -> Result<()> {
         }
         return ops::assign(&view, value);
     }
-    let index = &on_device_of(a, single_advanced(subscripts)?)?;
+    let index = &index_array(a, single_advanced(subscripts)?)?;
     if a.device() == Device::Gpu {
         return set_on_gpu(a, index, value);
     }
     let (rows, row_size) = match index.dtype() {
         DType::Bool => mask_positions(a, index)?,
-        DType::I64 => (gather_rows(a, index)?, a.shape()[1..].iter().product()),
-        other => {
-            return Err(index_error(format!(
-                "arrays used as indices must be of integer or bool type, not {other}"
-            )))
-        }
+        _ => (gather_rows(a, index)?, a.shape()[1..].iter().product()),
     };
     let values: Array = match value {
         Operand::Scalar(s) => Array::full(&[rows.len() * row_size], s, a.dtype(), a.device())?,
@@ -213,14 +215,14 @@ pub fn set(a: &Array, subscripts: &[Subscript], value: Operand) -> Result<()> {
             "assignment through an index array needs a contiguous array; copy it first",
         ));
     }
-    with_dtype4!(a.dtype(), T => {
-        let source: Vec<T> = values.to_vec::<T>();
+    with_dtype!(a.dtype(), T => {
+        let source: Vec<T> = values.to_vec::<T>()?;
         a.with_view_mut::<T, _>(|mut target| {
             let slice = target.as_slice_mut().expect("contiguous");
             for (k, &r) in rows.iter().enumerate() {
                 slice[r * row_size..(r + 1) * row_size].copy_from_slice(&source[k * row_size..(k + 1) * row_size]);
             }
-        });
+        })?;
     });
     Ok(())
 }
@@ -237,7 +239,7 @@ fn set_on_gpu(a: &Array, index: &Array, value: Operand) -> Result<()> {
             check_mask_shape(a, index)?;
             on_gpu::set_masked(a, index, value)
         }
-        DType::I64 => {
+        _ => {
             if a.ndim() == 0 {
                 return Err(index_error("a 0-d array cannot be indexed with an array"));
             }
@@ -273,8 +275,5 @@ fn set_on_gpu(a: &Array, index: &Array, value: Operand) -> Result<()> {
             };
             on_gpu::scatter(a, index, &values)
         }
-        other => Err(index_error(format!(
-            "arrays used as indices must be of integer or bool type, not {other}"
-        ))),
     }
 }

@@ -2,13 +2,14 @@
 
 use ndarray::{Ix1, Ix2};
 
-use super::dtype::DType;
-use super::layout::shape_text;
-use super::ops::device_mismatch;
+use super::ops::{self, device_mismatch, Operand};
 use super::Array;
+use crate::base::layout::shape_text;
+use crate::base::DType;
 use crate::device::cpu::linalg::{self as cpu_linalg, LinalgElement};
 use crate::device::cpu::{self, conv};
 use crate::error::{shape_error, type_error, Result};
+use crate::plan::table::{self, Op};
 
 fn check_devices(a: &Array, b: &Array) -> Result<()> {
     if a.device() != b.device() {
@@ -17,18 +18,48 @@ fn check_devices(a: &Array, b: &Array) -> Result<()> {
     Ok(())
 }
 
-/// `a @ b`: 1-d·1-d (a 0-d array), 2-d·2-d, 2-d·1-d and 1-d·2-d.
+/// `a @ b`: 1-d·1-d (a 0-d array), 2-d·2-d, 2-d·1-d and 1-d·2-d, in NumPy's result dtype:
+/// integers and bools multiply in int64 (wrapping, so any narrower width wraps the same), float16
+/// in float32, complex numbers as four real products.
 pub fn matmul(a: &Array, b: &Array) -> Result<Array> {
     check_devices(a, b)?;
-    let dtype = match a.dtype().promote(b.dtype()) {
-        DType::Bool => DType::I64,
-        d => d,
+    let dtype = a.dtype().promote(b.dtype());
+    let compute = match dtype {
+        DType::F64 | DType::F32 => dtype,
+        DType::F16 => DType::F32,
+        DType::C64 | DType::C128 => return complex_matmul(a, b, dtype),
+        _ => DType::I64,
     };
-    match dtype {
-        DType::F64 => matmul_typed::<f64>(a, b),
-        DType::F32 => matmul_typed::<f32>(a, b),
-        _ => matmul_typed::<i64>(a, b),
+    let product = match compute {
+        DType::F64 => matmul_typed::<f64>(a, b)?,
+        DType::F32 => matmul_typed::<f32>(a, b)?,
+        _ => matmul_typed::<i64>(a, b)?,
+    };
+    if product.dtype() == dtype {
+        Ok(product)
+    } else {
+        product.astype(dtype)
     }
+}
+
+/// `(ar + i·ai)(br + i·bi) = (ar·br − ai·bi) + i(ar·bi + ai·br)`.
+fn complex_matmul(a: &Array, b: &Array, dtype: DType) -> Result<Array> {
+    let part = dtype.real();
+    let split = |x: &Array| -> Result<(Array, Array)> {
+        let z = x.astype(dtype)?;
+        Ok((ops::real(&z)?.astype(part)?, ops::imag(&z)?.astype(part)?))
+    };
+    let ((ar, ai), (br, bi)) = (split(a)?, split(b)?);
+    let (rr, ii) = (matmul(&ar, &br)?, matmul(&ai, &bi)?);
+    let (ri, ir) = (matmul(&ar, &bi)?, matmul(&ai, &br)?);
+    let binary = |op: Op, x: &Array, y: &Array| {
+        ops::apply(table::row(op), &[Operand::Array(x), Operand::Array(y)])
+    };
+    let re = binary(Op::Subtract, &rr, &ii)?;
+    let im = binary(Op::Add, &ri, &ir)?;
+    let i = Array::scalar(crate::base::Scalar::Complex(0.0, 1.0), a.device())?.astype(dtype)?;
+    let im = binary(Op::Multiply, &im, &i)?;
+    binary(Op::Add, &re.astype(dtype)?, &im)
 }
 
 fn mismatch(a: &Array, b: &Array) -> crate::error::Error {
@@ -71,9 +102,14 @@ fn matmul_typed<T: LinalgElement + cpu::CpuElement>(a: &Array, b: &Array) -> Res
     let fail = |_| mismatch(a, b);
     let rows = if a.ndim() == 2 { a.shape()[0] } else { 1 };
     let columns = if b.ndim() == 2 { b.shape()[1] } else { 1 };
-    super::check_allocation(super::shape_size(&[rows, columns])?, T::DTYPE)?;
-    a.with_view_as::<T, _>(|av| {
-        b.with_view_as::<T, _>(|bv| match (av.ndim(), bv.ndim()) {
+    crate::device::check_allocation(
+        crate::device::Device::Cpu,
+        crate::base::layout::shape_size(&[rows, columns])?,
+        T::DTYPE,
+    )?;
+    let (a, b) = (typed::<T>(a)?, typed::<T>(b)?);
+    a.with_view::<T, _>(|av| {
+        b.with_view::<T, _>(|bv| match (av.ndim(), bv.ndim()) {
             (1, 1) => {
                 let x = av.into_dimensionality::<Ix1>().unwrap();
                 let y = bv.into_dimensionality::<Ix1>().unwrap();
@@ -110,7 +146,16 @@ fn matmul_typed<T: LinalgElement + cpu::CpuElement>(a: &Array, b: &Array) -> Res
                 shape_text(b.shape())
             ))),
         })
-    })
+    })??
+}
+
+/// `x` as element type `T` (itself when it already is).
+fn typed<T: cpu::CpuElement>(x: &Array) -> Result<Array> {
+    if x.dtype() == T::DTYPE {
+        Ok(x.clone())
+    } else {
+        x.astype(T::DTYPE)
+    }
 }
 
 /// BLAS accumulates into +0, so a product of zeros is +0, never -0; ours does the same
@@ -125,10 +170,9 @@ pub fn outer(a: &Array, b: &Array) -> Result<Array> {
     check_devices(a, b)?;
     let column = super::shape::reshape(a, &[-1, 1])?;
     let row = super::shape::reshape(b, &[1, -1])?;
-    super::ops::binary(
-        crate::syntax::ast::BinOp::Mul,
-        super::ops::Operand::Array(&column),
-        super::ops::Operand::Array(&row),
+    ops::apply(
+        table::row(Op::Multiply),
+        &[Operand::Array(&column), Operand::Array(&row)],
     )
 }
 
@@ -142,32 +186,32 @@ pub fn conv2d(image: &Array, kernel: &Array) -> Result<Array> {
             shape_text(kernel.shape())
         )));
     }
-    if image.device() == crate::device::Device::Gpu {
-        let dtype = match image.dtype().promote(kernel.dtype()) {
-            DType::F32 => DType::F32,
-            _ => DType::F64,
-        };
-        return super::on_gpu::conv2d(image, kernel, dtype);
-    }
-    let as2 = |v: ndarray::ArrayViewD<'_, f64>| v.into_dimensionality::<Ix2>().unwrap().to_owned();
-    match image.dtype().promote(kernel.dtype()) {
-        DType::F32 => {
-            let out = image.with_view_as::<f32, _>(|i| {
-                kernel.with_view_as::<f32, _>(|k| {
-                    conv::conv2d(
-                        i.into_dimensionality::<Ix2>().unwrap(),
-                        k.into_dimensionality::<Ix2>().unwrap(),
-                    )
-                })
-            });
-            Ok(Array::from_ndarray(out.into_dyn()))
+    let dtype = match image.dtype().promote(kernel.dtype()) {
+        DType::F32 | DType::F16 => DType::F32,
+        DType::C64 | DType::C128 => {
+            return Err(type_error("conv2d takes real arrays, not complex ones"))
         }
-        _ => {
-            let i = image.with_view_as::<f64, _>(as2);
-            let k = kernel.with_view_as::<f64, _>(as2);
-            Ok(Array::from_ndarray(
-                conv::conv2d(i.view(), k.view()).into_dyn(),
-            ))
-        }
+        _ => DType::F64,
+    };
+    match (image.device(), dtype) {
+        (crate::device::Device::Gpu, _) => super::on_gpu::conv2d(image, kernel, dtype),
+        (_, DType::F32) => conv2d_typed::<f32>(image, kernel),
+        _ => conv2d_typed::<f64>(image, kernel),
     }
+}
+
+fn conv2d_typed<T: cpu_linalg::Float + cpu::CpuElement>(
+    image: &Array,
+    kernel: &Array,
+) -> Result<Array> {
+    let (image, kernel) = (typed::<T>(image)?, typed::<T>(kernel)?);
+    let out = image.with_view::<T, _>(|i| {
+        kernel.with_view::<T, _>(|k| {
+            conv::conv2d(
+                i.into_dimensionality::<Ix2>().expect("2-d"),
+                k.into_dimensionality::<Ix2>().expect("2-d"),
+            )
+        })
+    })??;
+    Ok(Array::from_ndarray(out.into_dyn()))
 }

@@ -1,207 +1,44 @@
-//! `Array`: a dtype, a layout and storage on one device. This layer knows NumPy's rules
-//! (broadcasting, promotion, indexing, printing) and hands the element work to `crate::device`.
+//! `Array`: a layout over elements on one device. This layer knows NumPy's rules
+//! (broadcasting, dtype resolution, indexing, reductions, printing) and expresses elementwise
+//! work as plans (`crate::plan`), which the devices run.
 
-pub mod dtype;
 pub mod format;
 pub mod index;
-pub use crate::base::layout;
 pub mod linalg;
 pub mod on_gpu;
 pub mod ops;
 pub mod reduce;
 pub mod shape;
 
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD};
 
+use crate::base::element::Element;
+use crate::base::layout::{shape_size, Layout};
+use crate::base::{DType, Scalar};
 use crate::device::cpu::{self, CpuBuffer, CpuElement};
-use crate::device::gpu::GpuBuffer;
-use crate::device::Device;
-use crate::error::{memory_error, shape_error, value_error, Result};
-use crate::with_dtype4;
-use dtype::{DType, Element};
-use layout::Layout;
+use crate::device::{Buffer, Device};
+use crate::error::{value_error, Result};
+use crate::plan::{self, Expr, Storage};
+use crate::with_dtype;
 
-/// A host scalar: what a full reduction or an element read returns, and what travels to kernels
-/// as an argument. Host scalars are "weak" in promotion: `f32_array * 2.5` stays f32.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Scalar {
-    Bool(bool),
-    Int(i64),
-    Float(f64),
-}
-
-impl Scalar {
-    pub fn of<T: Element>(x: T) -> Scalar {
-        match T::DTYPE {
-            DType::Bool => Scalar::Bool(x.to_bool()),
-            DType::I64 => Scalar::Int(x.to_i64()),
-            _ => Scalar::Float(x.to_f64()),
-        }
-    }
-
-    pub fn cast<T: Element>(self) -> T {
-        match self {
-            Scalar::Bool(b) => T::from_bool(b),
-            Scalar::Int(i) => T::from_i64(i),
-            Scalar::Float(f) => T::from_f64(f),
-        }
-    }
-
-    pub fn as_f64(self) -> f64 {
-        self.cast()
-    }
-
-    /// The dtype an array made from this scalar alone gets.
-    pub fn dtype(self) -> DType {
-        match self {
-            Scalar::Bool(_) => DType::Bool,
-            Scalar::Int(_) => DType::I64,
-            Scalar::Float(_) => DType::F64,
-        }
-    }
-}
-
-#[derive(Clone, Debug)]
-pub enum Storage {
-    Cpu(CpuBuffer),
-    Gpu(GpuBuffer),
-}
-
-/// An n-d array. Cloning shares the buffer: clones and slices are views of the same elements.
+/// An n-d array. Cloning shares the elements: clones and slices are views of the same elements.
 #[derive(Clone, Debug)]
 pub struct Array {
     layout: Layout,
     storage: Storage,
 }
 
-/// What one allocation may take, in bytes; 0 means the machine's physical memory.
-static MEMORY_LIMIT: AtomicU64 = AtomicU64::new(0);
-
-/// Caps what one array or string may take (the fuzz targets keep their inputs small this way).
-pub fn set_memory_limit(bytes: u64) {
-    MEMORY_LIMIT.store(bytes, Ordering::Relaxed);
-}
-
-/// Refuses allocations the machine cannot hold before trying, so they are errors, not aborts.
-pub fn check_allocation(elements: usize, dtype: DType) -> Result<()> {
-    check_memory(elements as u128 * dtype.size() as u128, || {
-        format!("an array of {elements} {dtype} elements")
-    })
-}
-
-/// The same refusal for `bytes` of anything (`what` names it in the message, made only for a
-/// refusal). Large requests are
-/// held against the memory available now: Linux grants more than it has and the kernel's
-/// out-of-memory killer ends the process later, when the pages are touched.
-pub fn check_memory(bytes: u128, what: impl FnOnce() -> String) -> Result<()> {
-    const CHECK_AVAILABLE_FROM: u128 = 64 << 20;
-    let refuse = |reason: String| {
-        Err(memory_error(format!(
-            "cannot allocate {} for {}: {reason}",
-            human_bytes(bytes as f64),
-            what()
-        )))
-    };
-    let limit = MEMORY_LIMIT.load(Ordering::Relaxed);
-    if limit != 0 && bytes > limit as u128 {
-        return refuse(format!("the limit is {}", human_bytes(limit as f64)));
-    }
-    // Small requests (every string concatenation in a loop) cost nothing here.
-    if bytes < CHECK_AVAILABLE_FROM {
-        return Ok(());
-    }
-    let physical = physical_memory_bytes();
-    if bytes > physical as u128 {
-        return refuse(format!(
-            "the machine has {} of memory",
-            human_bytes(physical as f64)
-        ));
-    }
-    if let Some(available) = available_memory_bytes() {
-        if bytes > available as u128 {
-            return refuse(format!(
-                "{} of the machine's {} is available",
-                human_bytes(available as f64),
-                human_bytes(physical as f64)
-            ));
-        }
-    }
-    Ok(())
-}
-
-fn physical_memory_bytes() -> u64 {
-    static PHYSICAL: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    *PHYSICAL.get_or_init(|| {
-        // SAFETY: sysconf only reads system configuration.
-        let (pages, page_size) = unsafe {
-            (
-                libc::sysconf(libc::_SC_PHYS_PAGES),
-                libc::sysconf(libc::_SC_PAGESIZE),
-            )
-        };
-        if pages > 0 && page_size > 0 {
-            pages as u64 * page_size as u64
-        } else {
-            1 << 46
-        }
-    })
-}
-
-/// The kernel's estimate of memory a new allocation can use, plus freed blocks this process
-/// keeps for reuse.
-fn available_memory_bytes() -> Option<u64> {
-    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024 + cpu::retain::kept_bytes() as u64)
-}
-
-pub fn human_bytes(bytes: f64) -> String {
-    const UNITS: [&str; 5] = ["B", "KB", "MB", "GB", "TB"];
-    let mut value = bytes;
-    let mut unit = 0;
-    while value >= 1000.0 && unit < UNITS.len() - 1 {
-        value /= 1000.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{} B", bytes as u64)
-    } else {
-        format!("{value:.1} {}", UNITS[unit])
-    }
-}
-
-/// NumPy's limit on dimensions; it also bounds how deep a nested list literal may go.
-pub const MAX_NDIM: usize = 64;
-
-/// The element count of a shape a user asked for: at most `MAX_NDIM` dimensions and a count
-/// that memory can address.
-pub fn shape_size(shape: &[usize]) -> Result<usize> {
-    if shape.len() > MAX_NDIM {
-        return Err(shape_error(format!(
-            "arrays have at most {MAX_NDIM} dimensions, this one would have {}",
-            shape.len()
-        )));
-    }
-    // As NumPy does, the nonzero dimensions must multiply without overflow even when another is
-    // zero: products of parts of the shape (rows, strides) must fit too.
-    let nonzero = shape
-        .iter()
-        .try_fold(1usize, |acc, &n| acc.checked_mul(n.max(1)))
-        .filter(|&size| size <= isize::MAX as usize)
-        .ok_or_else(|| memory_error("array is too big: its element count overflows"))?;
-    Ok(if shape.contains(&0) { 0 } else { nonzero })
-}
-
 impl Array {
+    pub fn new(storage: Storage, layout: Layout) -> Array {
+        Array { layout, storage }
+    }
+
     /// A cpu array owning `data` laid out in C order with `shape`.
     pub fn from_vec<T: CpuElement>(data: Vec<T>, shape: Vec<usize>) -> Array {
         debug_assert_eq!(data.len(), shape.iter().product::<usize>());
         Array {
             layout: Layout::contiguous(&shape),
-            storage: Storage::Cpu(T::wrap(data)),
+            storage: Storage::Ready(Buffer::Cpu(T::wrap(data))),
         }
     }
 
@@ -210,34 +47,26 @@ impl Array {
         Array::from_vec(cpu::into_c_order_vec(array), shape)
     }
 
-    /// An array of `shape` filled with `value`, as `full` does: a fill, not a transfer.
-    pub fn full(shape: &[usize], value: Scalar, dtype: DType, device: Device) -> Result<Array> {
-        let size = shape_size(shape)?;
-        match device {
-            Device::Cpu => {
-                check_allocation(size, dtype)?;
-                Ok(with_dtype4!(dtype, T => Array::from_vec(
-                    cpu::filled_vec(size, value.cast::<T>()),
-                    shape.to_vec()
-                )))
-            }
-            Device::Gpu => on_gpu::full(shape, value, dtype),
-        }
-    }
-
-    /// A gpu array over all of `buffer`, C-ordered with `shape`.
-    pub fn from_gpu(buffer: GpuBuffer, shape: &[usize]) -> Array {
+    /// An array over all of `buffer`, C-ordered with `shape`.
+    pub fn from_buffer(buffer: Buffer, shape: &[usize]) -> Array {
         Array {
             layout: Layout::contiguous(shape),
-            storage: Storage::Gpu(buffer),
+            storage: Storage::Ready(buffer),
         }
     }
 
-    pub fn gpu_buffer(&self) -> Option<&GpuBuffer> {
-        match &self.storage {
-            Storage::Gpu(g) => Some(g),
-            Storage::Cpu(_) => None,
-        }
+    /// A new array of `shape` whose elements a plan computes.
+    pub fn planned(device: Device, shape: &[usize], expr: Expr) -> Result<Array> {
+        Ok(Array {
+            layout: Layout::contiguous(shape),
+            storage: plan::value(device, shape, expr)?,
+        })
+    }
+
+    /// An array of `shape` filled with `value`, as `full` does: a fill, not a transfer.
+    pub fn full(shape: &[usize], value: Scalar, dtype: DType, device: Device) -> Result<Array> {
+        shape_size(shape)?;
+        Array::planned(device, shape, Expr::scalar(value, dtype))
     }
 
     pub fn scalar(value: Scalar, device: Device) -> Result<Array> {
@@ -248,11 +77,26 @@ impl Array {
         &self.layout
     }
 
+    /// Where the elements are, for building plans (which run deferred work as needed).
     pub fn storage(&self) -> &Storage {
         &self.storage
     }
 
-    /// The same elements seen through another layout of this buffer.
+    /// This array as a plan operand.
+    pub fn operand(&self) -> plan::Operand<'_> {
+        plan::Operand {
+            storage: &self.storage,
+            layout: &self.layout,
+        }
+    }
+
+    /// The buffer of the elements, with any deferred work they take part in done first: what
+    /// every access other than a plan goes through.
+    pub fn buffer(&self) -> Result<Buffer> {
+        plan::ready(&self.storage)
+    }
+
+    /// The same elements seen through another layout.
     pub fn with_layout(&self, layout: Layout) -> Array {
         Array {
             layout,
@@ -277,104 +121,73 @@ impl Array {
     }
 
     pub fn dtype(&self) -> DType {
-        match &self.storage {
-            Storage::Cpu(b) => b.dtype(),
-            Storage::Gpu(g) => g.dtype(),
-        }
+        self.storage.dtype()
     }
 
     pub fn device(&self) -> Device {
-        match &self.storage {
-            Storage::Cpu(_) => Device::Cpu,
-            Storage::Gpu(_) => Device::Gpu,
-        }
+        self.storage.device()
     }
 
-    /// True when both arrays read one buffer (so an in-place write to one may change the other).
+    /// True when both arrays see one set of elements (a write through one may change the other).
     pub fn shares_buffer(&self, other: &Array) -> bool {
-        match (&self.storage, &other.storage) {
-            (Storage::Cpu(a), Storage::Cpu(b)) => a.same_buffer(b),
-            (Storage::Gpu(a), Storage::Gpu(b)) => a.same_buffer(b),
-            _ => false,
+        self.storage.same(&other.storage)
+    }
+
+    /// This array's elements on the host: itself on the cpu; for a gpu array, a counted copy.
+    fn on_host(&self) -> Result<Array> {
+        match self.device() {
+            Device::Cpu => Ok(self.clone()),
+            Device::Gpu => self.to_device(Device::Cpu),
         }
     }
 
-    /// True when nothing else can see these elements: no variable, view or clone shares the
-    /// buffer, so an operation may overwrite it (NumPy's temporary elision).
-    pub fn is_sole_owner(&self) -> bool {
-        match &self.storage {
-            Storage::Cpu(b) => b.strong_count() == 1,
-            Storage::Gpu(g) => g.strong_count() == 1,
-        }
-    }
-
-    /// This array's elements on the host: itself on the cpu; for a gpu array, a counted copy
-    /// (every gpu operation has its own kernel path, so only host reads such as printing and
-    /// saving come here).
-    fn on_host(&self) -> std::borrow::Cow<'_, Array> {
-        match &self.storage {
-            Storage::Cpu(_) => std::borrow::Cow::Borrowed(self),
-            Storage::Gpu(_) => std::borrow::Cow::Owned(
-                self.to_device(Device::Cpu)
-                    .unwrap_or_else(|e| panic!("the gpu failed while copying to the host: {e}")),
-            ),
-        }
-    }
-
-    fn cpu_buffer(&self) -> &CpuBuffer {
-        match &self.storage {
-            Storage::Cpu(b) => b,
-            Storage::Gpu(_) => unreachable!("gpu arrays are read through on_host"),
-        }
-    }
-
-    /// Runs `f` on an ndarray view of the elements; `T` must be this array's element type.
-    pub fn with_view<T: CpuElement, R>(&self, f: impl FnOnce(ArrayViewD<T>) -> R) -> R {
-        let host = self.on_host();
-        let buffer =
-            T::buffer(host.cpu_buffer()).expect("with_view is called with the array's own dtype");
-        let data = buffer.borrow();
-        f(cpu::view(&data, &host.layout))
+    /// Runs `f` on an ndarray view of the elements as `T`, which must be this array's element
+    /// type (a gpu array is copied to the host first, one counted transfer).
+    pub fn with_view<T: CpuElement, R>(&self, f: impl FnOnce(ArrayViewD<T>) -> R) -> Result<R> {
+        let host = self.on_host()?;
+        let buffer = host.buffer()?;
+        let cpu = buffer.cpu().expect("on the host");
+        let data = T::buffer(cpu)
+            .expect("with_view is called with the array's own dtype")
+            .borrow();
+        Ok(f(cpu::view(&data, &host.layout)))
     }
 
     /// Runs `f` on a writable view of a cpu array; `T` must be this array's element type.
-    pub fn with_view_mut<T: CpuElement, R>(&self, f: impl FnOnce(ArrayViewMutD<T>) -> R) -> R {
-        let buffer = T::buffer(self.cpu_buffer())
-            .expect("with_view_mut is called with the array's own dtype");
-        let mut data = buffer.borrow_mut();
-        f(cpu::view_mut(&mut data, &self.layout))
+    pub fn with_view_mut<T: CpuElement, R>(
+        &self,
+        f: impl FnOnce(ArrayViewMutD<T>) -> R,
+    ) -> Result<R> {
+        let buffer = self.buffer()?;
+        let cpu = buffer.cpu().expect("with_view_mut is for cpu arrays");
+        let mut data = T::buffer(cpu)
+            .expect("with_view_mut is called with the array's own dtype")
+            .borrow_mut();
+        Ok(f(cpu::view_mut(&mut data, &self.layout)))
     }
 
-    /// Runs `f` on the elements as `T`: a view when the dtype matches, else a converted copy.
-    pub fn with_view_as<T: CpuElement, R>(&self, f: impl FnOnce(ArrayViewD<T>) -> R) -> R {
-        if self.dtype() == T::DTYPE {
-            return self.with_view(f);
-        }
-        let converted: ArrayD<T> = with_dtype4!(self.dtype(), S => self.with_view::<S, _>(|v| cpu::map(v, cpu::convert::<S, T>)));
-        f(converted.view())
+    /// The elements in C order as `T` (converted as `astype` converts; from a gpu array, one
+    /// counted device→host copy).
+    pub fn to_vec<T: CpuElement>(&self) -> Result<Vec<T>> {
+        let typed = if self.dtype() == T::DTYPE && self.layout.is_contiguous() {
+            self.clone()
+        } else {
+            self.astype(T::DTYPE)?
+        };
+        typed.with_view::<T, _>(|v| v.iter().copied().collect())
     }
 
-    /// The elements in C order as `T` (from a gpu array: one counted device→host copy).
-    pub fn to_vec<T: CpuElement>(&self) -> Vec<T> {
-        with_dtype4!(self.dtype(), S => self.with_view::<S, _>(|v| cpu::to_vec_as::<S, T>(v)))
-    }
-
+    /// A copy converted to `dtype` (NumPy's `astype`), on the same device.
     pub fn astype(&self, dtype: DType) -> Result<Array> {
-        if self.device() == Device::Gpu {
-            return on_gpu::converted(self, dtype);
-        }
-        check_allocation(self.size(), dtype)?;
-        Ok(with_dtype4!(dtype, T => Array::from_vec(self.to_vec::<T>(), self.shape().to_vec())))
+        let [leaf] = plan::inputs(self.shape(), &[self.operand()], None)?
+            .try_into()
+            .expect("one input");
+        Array::planned(self.device(), self.shape(), leaf.cast(dtype))
     }
 
     /// A fresh C-ordered copy on the same device.
     pub fn copy(&self) -> Result<Array> {
-        if self.device() == Device::Gpu {
-            return on_gpu::converted(self, self.dtype());
-        }
-        Ok(
-            with_dtype4!(self.dtype(), T => Array::from_vec(self.to_vec::<T>(), self.shape().to_vec())),
-        )
+        self.astype(self.dtype())
     }
 
     /// The single element of a size-1 array, read to the host.
@@ -393,13 +206,13 @@ impl Array {
     /// device→host copy of its bytes.
     pub fn element(&self, index: &[usize]) -> Result<Scalar> {
         let offset = self.layout.element_offset(index);
-        match &self.storage {
-            Storage::Cpu(b) => Ok(with_dtype4!(self.dtype(), T => {
-                let buffer = T::buffer(b).expect("dtype matches its buffer");
-                let value = buffer.borrow()[offset];
-                Scalar::of(value)
+        match self.buffer()? {
+            Buffer::Cpu(b) => Ok(with_dtype!(self.dtype(), T => {
+                let data = T::buffer(&b).expect("dtype matches its buffer");
+                let value = data.borrow()[offset];
+                value.to_scalar()
             })),
-            Storage::Gpu(g) => on_gpu::element(g, offset),
+            Buffer::Gpu(g) => on_gpu::element(&g, offset),
         }
     }
 
@@ -411,4 +224,23 @@ impl Array {
             (Device::Gpu, Device::Cpu) => on_gpu::download(self),
         }
     }
+
+    /// This array with C-ordered elements: itself when it already is, else a copy.
+    pub fn contiguous(&self) -> Result<Array> {
+        if self.layout.is_contiguous() {
+            Ok(self.clone())
+        } else {
+            self.copy()
+        }
+    }
+}
+
+/// The cpu buffer of an element type, for code that builds host arrays.
+pub fn cpu_data<T: CpuElement>(buffer: &CpuBuffer) -> &cpu::Buffer<T> {
+    T::buffer(buffer).expect("the buffer holds T")
+}
+
+/// A host scalar of element type `T` (for callers generic over element types).
+pub fn scalar_of<T: Element>(x: T) -> Scalar {
+    x.to_scalar()
 }

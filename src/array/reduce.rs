@@ -1,215 +1,36 @@
-//! Reductions (`sum`, `mean`, `argmax` …) over all elements or along one axis, and `cumsum`.
+//! Reductions (`sum`, `mean`, `argmax` …) over all elements or along one axis, and `cumsum`,
+//! with NumPy's dtypes: integer sums are int64 (uint64 for unsigned), means of integers are
+//! float64 (float16 means add in float32), `std`/`var` of complex numbers are real. The input
+//! may be any plan: `sum(x * y)` computes `x * y` inside the reduction's own pass.
 
-use ndarray::{ArrayViewD, Axis};
-
-use super::dtype::DType;
-use super::{Array, Scalar};
-use crate::device::cpu::sum::numpy_sum;
+use super::ops::{self, Operand};
+use super::Array;
+use crate::base::layout::Layout;
+use crate::base::{DType, Scalar};
 use crate::device::Device;
-use crate::error::{value_error, Result};
-use crate::with_dtype4;
+use crate::error::{Error, ErrorKind, Result};
+use crate::plan::reduce::{self as plan_reduce, Reduction};
+use crate::plan::table::{self, Op};
+use crate::plan::{self, Expr};
 
+/// What a reduction built-in computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reduction {
-    Sum,
-    Prod,
+pub enum Statistic {
+    Reduce(Reduction),
     Mean,
-    Std,
     Var,
-    Min,
-    Max,
-    ArgMin,
-    ArgMax,
-    Any,
-    All,
+    Std,
 }
 
-impl Reduction {
+impl Statistic {
     pub fn name(self) -> &'static str {
         match self {
-            Reduction::Sum => "sum",
-            Reduction::Prod => "prod",
-            Reduction::Mean => "mean",
-            Reduction::Std => "std",
-            Reduction::Var => "var",
-            Reduction::Min => "min",
-            Reduction::Max => "max",
-            Reduction::ArgMin => "argmin",
-            Reduction::ArgMax => "argmax",
-            Reduction::Any => "any",
-            Reduction::All => "all",
+            Statistic::Reduce(r) => r.name(),
+            Statistic::Mean => "mean",
+            Statistic::Var => "var",
+            Statistic::Std => "std",
         }
     }
-
-    /// The dtype of the result for an input of `dtype` (NumPy's).
-    pub fn result_dtype(self, dtype: DType) -> DType {
-        match self {
-            Reduction::Sum | Reduction::Prod => match dtype {
-                DType::Bool | DType::I64 => DType::I64,
-                d => d,
-            },
-            Reduction::Mean | Reduction::Std | Reduction::Var => dtype.to_float(),
-            Reduction::Min | Reduction::Max => dtype,
-            Reduction::ArgMin | Reduction::ArgMax => DType::I64,
-            Reduction::Any | Reduction::All => DType::Bool,
-        }
-    }
-}
-
-/// Reduces one lane (all elements, or one line along an axis).
-fn reduce_lane(
-    r: Reduction,
-    dtype: DType,
-    lane: ArrayViewD<f64>,
-    ints: Option<ArrayViewD<i64>>,
-) -> Result<Scalar> {
-    let n = lane.len();
-    let empty_error = || {
-        value_error(format!(
-            "zero-size array to reduction operation {} which has no identity",
-            r.name()
-        ))
-    };
-    let values = || -> Vec<f64> { lane.iter().copied().collect() };
-    let out = match r {
-        Reduction::Sum => match &ints {
-            Some(v) => Scalar::Int(v.iter().fold(0i64, |a, &b| a.wrapping_add(b))),
-            None => Scalar::Float(match lane.as_slice() {
-                Some(s) => numpy_sum(s),
-                None => numpy_sum(&values()),
-            }),
-        },
-        Reduction::Prod => match &ints {
-            Some(v) => Scalar::Int(v.iter().fold(1i64, |a, &b| a.wrapping_mul(b))),
-            None => Scalar::Float(lane.iter().product()),
-        },
-        Reduction::Mean | Reduction::Var | Reduction::Std => {
-            let sum = match lane.as_slice() {
-                Some(s) => numpy_sum(s),
-                None => numpy_sum(&values()),
-            };
-            let mean = sum / n as f64;
-            if r == Reduction::Mean {
-                Scalar::Float(mean)
-            } else {
-                let squares: Vec<f64> = lane.iter().map(|&x| (x - mean) * (x - mean)).collect();
-                let var = numpy_sum(&squares) / n as f64;
-                Scalar::Float(if r == Reduction::Std { var.sqrt() } else { var })
-            }
-        }
-        Reduction::Min | Reduction::Max => {
-            if n == 0 {
-                return Err(empty_error());
-            }
-            if let Some(v) = &ints {
-                let it = v.iter().copied();
-                Scalar::Int(
-                    if r == Reduction::Min {
-                        it.min()
-                    } else {
-                        it.max()
-                    }
-                    .unwrap(),
-                )
-            } else {
-                let pick = |a: f64, b: f64| {
-                    if a.is_nan() || b.is_nan() {
-                        f64::NAN
-                    } else if (r == Reduction::Min) == (b < a) {
-                        b
-                    } else {
-                        a
-                    }
-                };
-                Scalar::Float(lane.iter().copied().reduce(pick).unwrap())
-            }
-        }
-        Reduction::ArgMin | Reduction::ArgMax => {
-            if n == 0 {
-                return Err(value_error(format!(
-                    "attempt to get {} of an empty sequence",
-                    r.name()
-                )));
-            }
-            let better = |candidate: f64, best: f64| {
-                if best.is_nan() {
-                    false
-                } else if candidate.is_nan() {
-                    true
-                } else if r == Reduction::ArgMin {
-                    candidate < best
-                } else {
-                    candidate > best
-                }
-            };
-            let index = match &ints {
-                Some(v) => {
-                    let mut best = 0;
-                    let mut best_value = v.iter().next().copied().unwrap_or(0);
-                    for (i, &x) in v.iter().enumerate() {
-                        if (r == Reduction::ArgMin && x < best_value)
-                            || (r == Reduction::ArgMax && x > best_value)
-                        {
-                            best = i;
-                            best_value = x;
-                        }
-                    }
-                    best
-                }
-                None => {
-                    let mut best = 0;
-                    let mut best_value = f64::NAN;
-                    for (i, &x) in lane.iter().enumerate() {
-                        if i == 0 || better(x, best_value) {
-                            best = i;
-                            best_value = x;
-                        }
-                    }
-                    best
-                }
-            };
-            Scalar::Int(index as i64)
-        }
-        Reduction::Any => Scalar::Bool(lane.iter().any(|&x| x != 0.0)),
-        Reduction::All => Scalar::Bool(lane.iter().all(|&x| x != 0.0)),
-    };
-    let dtype = r.result_dtype(dtype);
-    Ok(match (dtype, out) {
-        (DType::F32, Scalar::Float(f)) => Scalar::Float(f as f32 as f64),
-        (DType::Bool, Scalar::Float(f)) => Scalar::Bool(f != 0.0),
-        (DType::I64, Scalar::Float(f)) => Scalar::Int(f as i64),
-        (DType::Bool, Scalar::Int(i)) => Scalar::Bool(i != 0),
-        (_, s) => s,
-    })
-}
-
-fn is_integer(dtype: DType) -> bool {
-    matches!(dtype, DType::I64 | DType::Bool)
-}
-
-/// A full reduction to a host scalar.
-pub fn reduce_all(r: Reduction, a: &Array) -> Result<Scalar> {
-    let dtype = a.dtype();
-    if a.device() == Device::Gpu && a.size() > 0 {
-        // Reduced on the device; the one value comes back in one counted copy.
-        return super::on_gpu::reduce_all(r, a, r.result_dtype(dtype))?.element(&[]);
-    }
-    if a.device() == Device::Gpu {
-        return reduce_all(r, &a.to_device(Device::Cpu)?);
-    }
-    if is_integer(dtype) {
-        let ints = a.to_vec::<i64>();
-        let floats: Vec<f64> = ints.iter().map(|&x| x as f64).collect();
-        return reduce_lane(r, dtype, flat(&floats), Some(flat(&ints)));
-    }
-    if dtype == DType::F64 && a.layout().is_contiguous() {
-        return a.with_view::<f64, _>(|v| reduce_lane(r, dtype, v, None));
-    }
-    reduce_lane(r, dtype, flat(&a.to_vec::<f64>()), None)
-}
-
-fn flat<T>(values: &[T]) -> ArrayViewD<'_, T> {
-    ndarray::ArrayView1::from(values).into_dyn()
 }
 
 /// Resolves a possibly negative axis against `ndim`.
@@ -217,59 +38,183 @@ pub fn normalize_axis(axis: i64, ndim: usize) -> Result<usize> {
     let n = ndim as i64;
     let a = if axis < 0 { axis + n } else { axis };
     if a < 0 || a >= n {
-        return Err(crate::error::Error::new(
-            crate::error::ErrorKind::Index,
+        return Err(Error::new(
+            ErrorKind::Index,
             format!("axis {axis} is out of bounds for array of dimension {ndim}"),
         ));
     }
     Ok(a as usize)
 }
 
-/// A reduction along one axis: an array on the same device with that axis removed.
-pub fn reduce_axis(r: Reduction, a: &Array, axis: i64) -> Result<Array> {
-    let axis = Axis(normalize_axis(axis, a.ndim())?);
-    let dtype = a.dtype();
-    if a.device() == Device::Gpu {
-        let lanes_empty = a.shape()[axis.index()] == 0;
-        if lanes_empty
-            && a.size() == 0
-            && !matches!(
-                r,
-                Reduction::Sum | Reduction::Prod | Reduction::Any | Reduction::All
-            )
-        {
-            // The cpu path gives the error (or NaN) NumPy gives for empty lanes; no data moves.
-            return reduce_axis(r, &a.to_device(Device::Cpu)?, axis.index() as i64)?
-                .to_device(Device::Gpu);
-        }
-        return super::on_gpu::reduce_axis(r, a, axis.index(), r.result_dtype(dtype));
+fn expr_of(a: &Array) -> Result<Expr> {
+    let [e] = plan::inputs(a.shape(), &[a.operand()], None)?
+        .try_into()
+        .expect("one input");
+    Ok(e)
+}
+
+/// The dtype a mean adds in: float64 for integers, float32 for float16, else its own.
+fn mean_accumulator(dtype: DType) -> DType {
+    match dtype {
+        DType::F16 => DType::F32,
+        d if !d.is_inexact() => DType::F64,
+        d => d,
     }
-    let out_dtype = r.result_dtype(dtype);
-    let integer = is_integer(dtype);
-    let results: Result<Vec<Scalar>> = a.with_view_as::<f64, _>(|floats| {
-        let ints = integer.then(|| a.to_vec::<i64>());
-        let int_view = ints
-            .as_ref()
-            .map(|v| ndarray::ArrayViewD::from_shape(a.shape(), &v[..]).expect("same shape"));
-        floats
-            .lanes(axis)
-            .into_iter()
-            .enumerate()
-            .map(|(i, lane)| {
-                let int_lane = int_view
-                    .as_ref()
-                    .map(|iv| iv.lanes(axis).into_iter().nth(i).unwrap().into_dyn());
-                reduce_lane(r, dtype, lane.into_dyn(), int_lane)
-            })
-            .collect()
-    });
-    let results = results?;
+}
+
+/// The dtype of a mean's result.
+fn mean_dtype(dtype: DType) -> DType {
+    match dtype {
+        DType::F16 => DType::F16,
+        d => mean_accumulator(d),
+    }
+}
+
+/// A 0-d array of the statistic of all elements, on `a`'s device (no transfer).
+pub fn reduce_all_array(s: Statistic, a: &Array, ddof: f64) -> Result<Array> {
+    let n = a.size();
+    let device = a.device();
+    let expr = expr_of(a)?;
+    let buffer = match s {
+        Statistic::Reduce(r) => {
+            let out = r.result_dtype(a.dtype());
+            plan_reduce::reduce_all(r, &expr, a.shape(), device, None, out)?
+        }
+        Statistic::Mean => {
+            let acc = mean_accumulator(a.dtype());
+            plan_reduce::reduce_all(
+                Reduction::Sum,
+                &expr.cast(acc),
+                a.shape(),
+                device,
+                Some(n as f64),
+                mean_dtype(a.dtype()),
+            )?
+        }
+        Statistic::Var | Statistic::Std => {
+            let mean = reduce_all_array(Statistic::Mean, a, 0.0)?;
+            let squares = squared_deviations(a, &mean)?;
+            let count = (n as f64 - ddof).max(0.0);
+            let out = mean_dtype(squares.dtype());
+            let var = plan_reduce::reduce_all(
+                Reduction::Sum,
+                &expr_of(&squares)?.cast(mean_accumulator(squares.dtype())),
+                a.shape(),
+                device,
+                Some(count),
+                out,
+            )?;
+            let var = Array::from_buffer(var, &[]);
+            if s == Statistic::Var {
+                return Ok(var);
+            }
+            return ops::apply(table::row(Op::Sqrt), &[Operand::Array(&var)]);
+        }
+    };
+    Ok(Array::from_buffer(buffer, &[]))
+}
+
+/// `|a - mean|²` (real for complex input), the values `var` sums, as a plan.
+fn squared_deviations(a: &Array, mean: &Array) -> Result<Array> {
+    let d = ops::apply(
+        table::row(Op::Subtract),
+        &[Operand::Array(a), Operand::Array(mean)],
+    )?;
+    if a.dtype().is_complex() {
+        let conj = ops::apply(table::row(Op::Conjugate), &[Operand::Array(&d)])?;
+        let product = ops::apply(
+            table::row(Op::Multiply),
+            &[Operand::Array(&d), Operand::Array(&conj)],
+        )?;
+        return ops::real(&product);
+    }
+    ops::apply(
+        table::row(Op::Multiply),
+        &[Operand::Array(&d), Operand::Array(&d)],
+    )
+}
+
+/// A full reduction to a host scalar (from the gpu: one counted device→host copy).
+pub fn reduce_all(r: Reduction, a: &Array) -> Result<Scalar> {
+    statistic_all(Statistic::Reduce(r), a, 0.0)
+}
+
+pub fn statistic_all(s: Statistic, a: &Array, ddof: f64) -> Result<Scalar> {
+    reduce_all_array(s, a, ddof)?.item()
+}
+
+/// A statistic along one axis: an array on the same device with that axis removed.
+pub fn reduce_axis(s: Statistic, a: &Array, axis: i64, ddof: f64) -> Result<Array> {
+    let axis = normalize_axis(axis, a.ndim())?;
+    let lane = a.shape()[axis];
     let mut shape = a.shape().to_vec();
-    shape.remove(axis.index());
-    Ok(with_dtype4!(out_dtype, T => Array::from_vec(
-        results.iter().map(|s| s.cast::<T>()).collect(),
-        shape
-    )))
+    shape.remove(axis);
+    match s {
+        Statistic::Reduce(r) => along(r, a, axis, None, r.result_dtype(a.dtype()), &shape),
+        Statistic::Mean => {
+            let acc = mean_accumulator(a.dtype());
+            let converted = a.astype(acc)?;
+            along(
+                Reduction::Sum,
+                &converted,
+                axis,
+                Some(lane as f64),
+                mean_dtype(a.dtype()),
+                &shape,
+            )
+        }
+        Statistic::Var | Statistic::Std => {
+            let mean = reduce_axis(Statistic::Mean, a, axis as i64, 0.0)?;
+            let mut kept = mean.shape().to_vec();
+            kept.insert(axis, 1);
+            let mean =
+                super::shape::reshape(&mean, &kept.iter().map(|&n| n as i64).collect::<Vec<_>>())?;
+            let squares = squared_deviations(a, &mean)?;
+            let count = (lane as f64 - ddof).max(0.0);
+            let squares = squares.astype(mean_accumulator(squares.dtype()))?;
+            let var = along(
+                Reduction::Sum,
+                &squares,
+                axis,
+                Some(count),
+                mean_dtype(squares.dtype()),
+                &shape,
+            )?;
+            if s == Statistic::Var {
+                return Ok(var);
+            }
+            ops::apply(table::row(Op::Sqrt), &[Operand::Array(&var)])
+        }
+    }
+}
+
+fn along(
+    r: Reduction,
+    a: &Array,
+    axis: usize,
+    divide_by: Option<f64>,
+    out: DType,
+    shape: &[usize],
+) -> Result<Array> {
+    if a.shape()[axis] == 0 && r.needs_elements() {
+        return Err(plan_reduce::empty_error(r));
+    }
+    let buffer = match a.device() {
+        Device::Gpu => {
+            let expr = expr_of(a)?;
+            crate::plan::cuda::reduce_axis(r, &expr, a.shape(), axis, divide_by, out)?
+        }
+        Device::Cpu => {
+            let buffer = a.buffer()?;
+            let reduced = plan_reduce::reduce_axis_cpu(r, &buffer, a.layout(), axis, divide_by)?;
+            if reduced.dtype() == out {
+                reduced
+            } else {
+                Array::from_buffer(reduced, shape).astype(out)?.buffer()?
+            }
+        }
+    };
+    Ok(Array::from_buffer(buffer, shape))
 }
 
 /// Running sums; without an axis, over the flattened array (NumPy's `cumsum`).
@@ -278,18 +223,49 @@ pub fn cumsum(a: &Array, axis: Option<i64>) -> Result<Array> {
         Some(ax) => (a.clone(), normalize_axis(ax, a.ndim())?),
         None => (super::shape::ravel(a)?, 0),
     };
-    if a.device() == Device::Gpu {
-        return super::on_gpu::cumsum(&a, axis, Reduction::Sum.result_dtype(a.dtype()));
-    }
-    match Reduction::Sum.result_dtype(a.dtype()) {
-        DType::F64 => Ok(running_sum::<f64>(&a, axis)),
-        DType::F32 => Ok(running_sum::<f32>(&a, axis)),
-        _ => Ok(running_sum::<i64>(&a, axis)),
+    let out = Reduction::Sum.result_dtype(a.dtype());
+    let accumulate = Reduction::Sum.accumulator(a.dtype());
+    match a.device() {
+        Device::Gpu => {
+            let expr = expr_of(&a)?;
+            let buffer = crate::plan::cuda::cumsum(&expr, a.shape(), axis, accumulate, out)?;
+            if a.ndim() <= 1 {
+                return Ok(Array::from_buffer(buffer, a.shape()));
+            }
+            // The result was written with the scanned axis last: view it back.
+            let mut permuted: Vec<usize> = (0..a.ndim()).filter(|&d| d != axis).collect();
+            permuted.push(axis);
+            let shape_last: Vec<usize> = permuted.iter().map(|&d| a.shape()[d]).collect();
+            let contiguous = Layout::contiguous(&shape_last);
+            let mut strides = vec![0isize; a.ndim()];
+            for (position, &d) in permuted.iter().enumerate() {
+                strides[d] = contiguous.strides[position];
+            }
+            let layout = Layout {
+                shape: a.shape().to_vec(),
+                strides,
+                offset: 0,
+            };
+            Ok(Array::new(plan::Storage::Ready(buffer), layout))
+        }
+        Device::Cpu => cumsum_cpu(&a, axis, accumulate, out),
     }
 }
 
-fn running_sum<T: super::ops::Arith>(a: &Array, axis: usize) -> Array {
-    let mut out = a.with_view_as::<T, _>(|v| v.to_owned());
-    out.accumulate_axis_inplace(Axis(axis), |&prev, cur| *cur = T::add(prev, *cur));
-    Array::from_ndarray(out)
+fn cumsum_cpu(a: &Array, axis: usize, accumulate: DType, out: DType) -> Result<Array> {
+    let converted = a.astype(accumulate)?;
+    let summed = crate::with_dtype!(accumulate, T => {
+        converted.with_view::<T, _>(|v| {
+            let mut owned = v.to_owned();
+            owned.accumulate_axis_inplace(ndarray::Axis(axis), |&prev, cur| {
+                *cur = <T as crate::plan::cpu_math::Math>::binary(Op::Add, prev, *cur)
+            });
+            Array::from_ndarray(owned)
+        })?
+    });
+    if out == accumulate {
+        Ok(summed)
+    } else {
+        summed.astype(out)
+    }
 }

@@ -1,12 +1,9 @@
 //! Shape functions: `reshape`, `ravel`, `transpose`, `concatenate`, `stack`.
 
-use ndarray::Axis;
-
-use super::layout::shape_text;
 use super::reduce::normalize_axis;
 use super::Array;
+use crate::base::layout::shape_text;
 use crate::error::{shape_error, value_error, Result};
-use crate::with_dtype4;
 
 /// `reshape(x, shape)`; one dimension may be -1 (inferred). A view when the array is contiguous.
 pub fn reshape(a: &Array, shape: &[i64]) -> Result<Array> {
@@ -22,7 +19,7 @@ pub fn reshape(a: &Array, shape: &[i64]) -> Result<Array> {
         .filter(|&&n| n >= 0)
         .map(|&n| n as usize)
         .collect();
-    let known = super::shape_size(&known_dims)?;
+    let known = crate::base::layout::shape_size(&known_dims)?;
     if unknown == 1 && known == 0 {
         return Err(shape_error(format!(
             "cannot reshape array of size {size} into a shape with a zero dimension and a -1"
@@ -38,7 +35,7 @@ pub fn reshape(a: &Array, shape: &[i64]) -> Result<Array> {
             }
         })
         .collect();
-    if super::shape_size(&resolved)? != size {
+    if crate::base::layout::shape_size(&resolved)? != size {
         return Err(shape_error(format!(
             "cannot reshape array of size {size} into shape {}",
             shape_text(&resolved)
@@ -49,9 +46,9 @@ pub fn reshape(a: &Array, shape: &[i64]) -> Result<Array> {
     } else {
         a.copy()?
     };
-    Ok(base.with_layout(super::layout::Layout {
+    Ok(base.with_layout(crate::base::layout::Layout {
         offset: base.layout().offset,
-        ..super::layout::Layout::contiguous(&resolved)
+        ..crate::base::layout::Layout::contiguous(&resolved)
     }))
 }
 
@@ -101,16 +98,28 @@ pub fn concatenate(arrays: &[Array], axis: i64) -> Result<Array> {
             )));
         }
     }
-    let dtype = arrays.iter().map(|a| a.dtype()).max().unwrap();
-    if arrays[0].device() == crate::device::Device::Gpu {
-        return super::on_gpu::concatenate(arrays, axis, dtype);
+    let dtype = arrays
+        .iter()
+        .map(|a| a.dtype())
+        .reduce(crate::base::DType::promote)
+        .expect("at least one array");
+    let mut shape = arrays[0].shape().to_vec();
+    shape[axis] = arrays.iter().map(|a| a.shape()[axis]).sum();
+    let size = crate::base::layout::shape_size(&shape)?;
+    let out = Array::from_buffer(
+        crate::device::Buffer::alloc(arrays[0].device(), size, dtype)?,
+        &shape,
+    );
+    let mut start = 0;
+    for piece in arrays {
+        let len = piece.shape()[axis];
+        let mut layout = out.layout().clone();
+        layout.offset += start * layout.strides[axis] as usize;
+        layout.shape[axis] = len;
+        super::ops::assign(&out.with_layout(layout), super::ops::Operand::Array(piece))?;
+        start += len;
     }
-    with_dtype4!(dtype, T => {
-        let owned: Vec<ndarray::ArrayD<T>> = arrays.iter().map(|a| a.with_view_as::<T, _>(|v| v.to_owned())).collect();
-        let views: Vec<_> = owned.iter().map(|a| a.view()).collect();
-        let joined = ndarray::concatenate(Axis(axis), &views).map_err(|e| shape_error(e.to_string()))?;
-        Ok(Array::from_ndarray(joined))
-    })
+    Ok(out)
 }
 
 /// Joins arrays of one shape along a new axis.

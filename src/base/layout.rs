@@ -1,7 +1,29 @@
 //! Shape, strides (in elements, possibly negative or zero) and offset of an array over its buffer.
 //! Slicing, transposing and broadcasting only make new layouts; no element moves.
 
-use crate::error::{index_error, shape_error, Result};
+use crate::error::{index_error, memory_error, shape_error, Result};
+
+/// NumPy's limit on dimensions; it also bounds how deep a nested list literal may go.
+pub const MAX_NDIM: usize = 64;
+
+/// The element count of a shape a user asked for: at most `MAX_NDIM` dimensions and a count
+/// that memory can address.
+pub fn shape_size(shape: &[usize]) -> Result<usize> {
+    if shape.len() > MAX_NDIM {
+        return Err(shape_error(format!(
+            "arrays have at most {MAX_NDIM} dimensions, this one would have {}",
+            shape.len()
+        )));
+    }
+    // As NumPy does, the nonzero dimensions must multiply without overflow even when another is
+    // zero: products of parts of the shape (rows, strides) must fit too.
+    let nonzero = shape
+        .iter()
+        .try_fold(1usize, |acc, &n| acc.checked_mul(n.max(1)))
+        .filter(|&size| size <= isize::MAX as usize)
+        .ok_or_else(|| memory_error("array is too big: its element count overflows"))?;
+    Ok(if shape.contains(&0) { 0 } else { nonzero })
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
@@ -253,6 +275,40 @@ impl Layout {
         out.offset = offset as usize;
         Ok(out)
     }
+}
+
+/// Merges neighbouring axes that every layout walks as one (row-major order kept), so kernels
+/// over views do less index arithmetic: a contiguous slice of a matrix becomes one flat axis.
+pub fn collapse(shape: &[usize], layouts: &mut [&mut Layout]) -> Vec<usize> {
+    let mut merged: Vec<usize> = Vec::with_capacity(shape.len());
+    let mut strides: Vec<Vec<isize>> = vec![Vec::with_capacity(shape.len()); layouts.len()];
+    for (axis, &n) in shape.iter().enumerate() {
+        if n == 1 && !shape.is_empty() && axis > 0 {
+            continue;
+        }
+        let joinable = merged.last().is_some_and(|_| {
+            layouts.iter().zip(&strides).all(|(l, s)| {
+                let previous = *s.last().expect("same length as merged");
+                previous == l.strides[axis] * n as isize
+            })
+        });
+        if joinable {
+            *merged.last_mut().expect("checked") *= n;
+            for (l, s) in layouts.iter().zip(strides.iter_mut()) {
+                *s.last_mut().expect("checked") = l.strides[axis];
+            }
+        } else {
+            merged.push(n);
+            for (l, s) in layouts.iter().zip(strides.iter_mut()) {
+                s.push(l.strides[axis]);
+            }
+        }
+    }
+    for (l, s) in layouts.iter_mut().zip(strides) {
+        l.shape = merged.clone();
+        l.strides = s;
+    }
+    merged
 }
 
 #[cfg(test)]

@@ -3,9 +3,9 @@
 
 use std::rc::Rc;
 
-use crate::array::dtype::DType;
 use crate::array::ops::Operand;
-use crate::array::{Array, Scalar};
+use crate::array::Array;
+use crate::base::{DType, Scalar};
 use crate::device::Device;
 use crate::error::{type_error, value_error, Result};
 
@@ -85,7 +85,7 @@ fn stack_arrays(items: &[Value]) -> Result<Array> {
 }
 
 fn host_array(data: &[Scalar], shape: Vec<usize>, dtype: DType) -> Array {
-    crate::with_dtype4!(dtype, T => Array::from_vec(data.iter().map(|s| s.cast::<T>()).collect(), shape))
+    crate::with_dtype!(dtype, T => Array::from_vec(data.iter().map(|s| s.cast::<T>()).collect(), shape))
 }
 
 /// Shape, elements (C order) and dtype of a nested list of numbers.
@@ -95,11 +95,12 @@ fn nested_numbers(items: &[Value]) -> Result<(Vec<usize>, Vec<Scalar>, DType)> {
     let mut shape: Option<Vec<usize>> = None;
     let mut saw_float = false;
     let mut saw_int = false;
+    let mut saw_complex = false;
     for item in items {
         let (item_shape, item_data) = match item {
             Value::List(inner) | Value::Tuple(inner) => {
                 let (s, d, t) = nested_numbers(inner)?;
-                dtype = dtype.max(t);
+                dtype = dtype.promote(t);
                 (s, d)
             }
             other => {
@@ -110,8 +111,9 @@ fn nested_numbers(items: &[Value]) -> Result<(Vec<usize>, Vec<Scalar>, DType)> {
                     ))
                 })?;
                 match s {
+                    Scalar::Complex(..) => saw_complex = true,
                     Scalar::Float(_) => saw_float = true,
-                    Scalar::Int(_) => saw_int = true,
+                    Scalar::Int(_) | Scalar::UInt(_) => saw_int = true,
                     Scalar::Bool(_) => {}
                 }
                 (vec![], vec![s])
@@ -128,17 +130,19 @@ fn nested_numbers(items: &[Value]) -> Result<(Vec<usize>, Vec<Scalar>, DType)> {
         }
         data.extend(item_data);
     }
-    if saw_float {
-        dtype = dtype.max(DType::F64);
+    if saw_complex {
+        dtype = dtype.promote(DType::C128);
+    } else if saw_float {
+        dtype = dtype.promote(DType::F64);
     } else if saw_int {
-        dtype = dtype.max(DType::I64);
+        dtype = dtype.promote(DType::I64);
     }
     if items.is_empty() {
         dtype = DType::F64;
     }
     let mut full_shape = vec![items.len()];
     full_shape.extend(shape.unwrap_or_default());
-    crate::array::shape_size(&full_shape)?;
+    crate::base::layout::shape_size(&full_shape)?;
     Ok((full_shape, data, dtype))
 }
 
@@ -173,7 +177,9 @@ pub fn list_literal(interp: &mut Interpreter, values: Vec<Value>) -> Result<Valu
 /// number, or an array of one element.
 pub fn condition(value: &Value) -> Result<bool> {
     match value {
-        Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::Array(_) => truth(value),
+        Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::Complex(..) | Value::Array(_) => {
+            truth(value)
+        }
         other => Err(type_error(format!(
             "a condition needs a bool or a number, not {}",
             other.a_kind()
@@ -187,6 +193,7 @@ pub fn truth(value: &Value) -> Result<bool> {
         Value::Bool(b) => *b,
         Value::Int(i) => *i != 0,
         Value::Float(f) => *f != 0.0,
+        Value::Complex(re, im) => *re != 0.0 || *im != 0.0,
         Value::None => false,
         Value::Str(s) => !s.is_empty(),
         Value::List(items) | Value::Tuple(items) => !items.is_empty(),
@@ -197,7 +204,7 @@ pub fn truth(value: &Value) -> Result<bool> {
                     a.size()
                 )));
             }
-            a.item()?.as_f64() != 0.0
+            !a.item()?.is_zero()
         }
         _ => true,
     })
@@ -208,10 +215,13 @@ pub fn index_int(value: &Value) -> Result<i64> {
     match value {
         Value::Int(i) => Ok(*i),
         Value::Bool(b) => Ok(*b as i64),
-        Value::Array(a) if a.ndim() == 0 && a.dtype() == DType::I64 => match a.item()? {
-            Scalar::Int(i) => Ok(i),
-            _ => unreachable!(),
-        },
+        Value::Array(a) if a.ndim() == 0 && (a.dtype().is_integer() || a.dtype().is_bool()) => {
+            match a.item()? {
+                Scalar::Int(i) => Ok(i),
+                Scalar::Bool(b) => Ok(b as i64),
+                _ => Err(type_error("index out of the range of a 64-bit int")),
+            }
+        }
         other => Err(type_error(format!(
             "indices must be integers, not {}",
             other.a_kind()
@@ -235,9 +245,11 @@ pub fn attribute(value: &Value, name: &str) -> Result<Value> {
         "size" => Value::Int(a.size() as i64),
         "nbytes" => Value::Int(a.nbytes() as i64),
         "T" => Value::array(crate::array::shape::transpose(a)),
+        "real" => Value::array(crate::array::ops::real(a)?),
+        "imag" => Value::array(crate::array::ops::imag(a)?),
         _ => {
             return Err(type_error(format!(
-                "an array has no attribute `{name}` (attributes: shape dtype device ndim size nbytes T)"
+                "an array has no attribute `{name}` (attributes: shape dtype device ndim size nbytes T real imag)"
             )))
         }
     })

@@ -1,11 +1,14 @@
-//! Operators on host values (ints, floats, bools, strings), and the hand-off to the array layer
-//! as soon as an array is involved.
+//! Operators on host values (ints, floats, complex numbers, bools, strings) with Python's
+//! semantics — ints are 64-bit and an overflow is an error — and the hand-off to the array
+//! layer's table of operations as soon as an array is involved.
 
 use std::rc::Rc;
 
-use crate::array::ops::{self, UnaryFn};
-use crate::error::{overflow_error, type_error, Result};
-use crate::syntax::ast::BinOp;
+use crate::array::ops::{self, Operand};
+use crate::base::Scalar;
+use crate::error::{overflow_error, type_error, value_error, Result};
+use crate::plan::table;
+use crate::syntax::ast::{BinOp, UnaryOp};
 
 use super::convert::{self, OwnedOperand};
 use super::value::Value;
@@ -46,11 +49,13 @@ pub fn fast_numeric(op: BinOp, l: &Value, r: &Value) -> Option<Value> {
 pub fn binary(interp: &mut Interpreter, op: BinOp, l: &Value, r: &Value) -> Result<Value> {
     match (l, r) {
         (Value::Int(a), Value::Int(b)) => int_op(op, *a, *b),
-        (Value::Float(a), Value::Float(b)) => Ok(float_op(op, *a, *b)),
-        (Value::Int(a), Value::Float(b)) => Ok(float_op(op, *a as f64, *b)),
-        (Value::Float(a), Value::Int(b)) => Ok(float_op(op, *a, *b as f64)),
-        (Value::Bool(_), Value::Int(_) | Value::Float(_) | Value::Bool(_))
-        | (Value::Int(_) | Value::Float(_), Value::Bool(_)) => {
+        (Value::Bool(a), Value::Bool(b)) if is_bitwise(op) => Ok(Value::Bool(match op {
+            BinOp::BitAnd => a & b,
+            BinOp::BitOr => a | b,
+            _ => a ^ b,
+        })),
+        (Value::Bool(_), Value::Int(_) | Value::Float(_) | Value::Complex(..) | Value::Bool(_))
+        | (Value::Int(_) | Value::Float(_) | Value::Complex(..), Value::Bool(_)) => {
             if matches!(
                 (op, l, r),
                 (BinOp::Eq | BinOp::Ne, Value::Bool(_), Value::Bool(_))
@@ -61,10 +66,15 @@ pub fn binary(interp: &mut Interpreter, op: BinOp, l: &Value, r: &Value) -> Resu
             }
             binary(interp, op, &as_number(l), &as_number(r))
         }
+        (Value::Complex(..), Value::Int(_) | Value::Float(_) | Value::Complex(..))
+        | (Value::Int(_) | Value::Float(_), Value::Complex(..)) => complex_op(op, l, r),
+        (Value::Int(_) | Value::Float(_), Value::Int(_) | Value::Float(_)) => float_op(op, l, r),
         (Value::Str(a), Value::Str(b)) => str_op(op, a, b),
         (Value::Str(s), Value::Int(n)) | (Value::Int(n), Value::Str(s)) if op == BinOp::Mul => {
             let times = (*n).max(0) as usize;
-            crate::array::check_memory(s.len() as u128 * times as u128, || "a string".into())?;
+            crate::device::host::check_memory(s.len() as u128 * times as u128, || {
+                "a string".into()
+            })?;
             Ok(Value::Str(s.repeat(times).into()))
         }
         (Value::Array(_) | Value::List(_), _) | (_, Value::Array(_) | Value::List(_))
@@ -75,14 +85,22 @@ pub fn binary(interp: &mut Interpreter, op: BinOp, l: &Value, r: &Value) -> Resu
         _ => match op {
             BinOp::Eq => Ok(Value::Bool(same_value(l, r))),
             BinOp::Ne => Ok(Value::Bool(!same_value(l, r))),
-            _ => Err(type_error(format!(
-                "unsupported operand types for {}: {} and {}",
-                op.symbol(),
-                l.kind(),
-                r.kind()
-            ))),
+            _ => Err(unsupported(op, l, r)),
         },
     }
+}
+
+fn unsupported(op: BinOp, l: &Value, r: &Value) -> crate::error::Error {
+    type_error(format!(
+        "unsupported operand types for {}: {} and {}",
+        op.symbol(),
+        l.kind(),
+        r.kind()
+    ))
+}
+
+fn is_bitwise(op: BinOp) -> bool {
+    matches!(op, BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor)
 }
 
 fn is_array_like(v: &Value) -> bool {
@@ -108,7 +126,7 @@ fn same_value(l: &Value, r: &Value) -> bool {
                 && a.iter()
                     .zip(b.iter())
                     .all(|(x, y)| match (x.as_scalar(), y.as_scalar()) {
-                        (Some(p), Some(q)) => p.as_f64() == q.as_f64(),
+                        (Some(p), Some(q)) => p.as_complex() == q.as_complex(),
                         _ => same_value(x, y),
                     })
         }
@@ -116,6 +134,11 @@ fn same_value(l: &Value, r: &Value) -> bool {
         (Value::Builtin(a), Value::Builtin(b)) => std::ptr::eq(*a, *b),
         _ => false,
     }
+}
+
+/// The row of the table an operator spells.
+fn row_of(op: BinOp) -> &'static table::ElementwiseOp {
+    table::by_symbol(op.symbol(), true)
 }
 
 fn array_op(interp: &mut Interpreter, op: BinOp, l: &Value, r: &Value) -> Result<Value> {
@@ -128,26 +151,38 @@ fn array_op(interp: &mut Interpreter, op: BinOp, l: &Value, r: &Value) -> Result
             _ => Err(type_error("matmul needs two arrays; for a scalar use *")),
         };
     }
-    ops::binary(op, a.as_operand(), b.as_operand()).map(Value::array)
+    ops::apply(row_of(op), &[a.as_operand(), b.as_operand()]).map(Value::array)
 }
 
 fn int_op(op: BinOp, a: i64, b: i64) -> Result<Value> {
     let overflow = || overflow_error(format!("integer overflow in {a} {} {b}", op.symbol()));
+    let zero = || {
+        ops::zero_division(row_of(if op == BinOp::Mod {
+            BinOp::Mod
+        } else {
+            BinOp::FloorDiv
+        }))
+    };
     Ok(match op {
         BinOp::Add => Value::Int(a.checked_add(b).ok_or_else(overflow)?),
         BinOp::Sub => Value::Int(a.checked_sub(b).ok_or_else(overflow)?),
         BinOp::Mul => Value::Int(a.checked_mul(b).ok_or_else(overflow)?),
         BinOp::Div => {
             if b == 0 {
-                return Err(ops::zero_division(op));
+                return Err(zero());
             }
             Value::Float(a as f64 / b as f64)
         }
-        BinOp::Mod => {
+        BinOp::FloorDiv | BinOp::Mod => {
             if b == 0 {
-                return Err(ops::zero_division(op));
+                return Err(zero());
             }
-            Value::Int(<i64 as ops::Arith>::rem(a, b))
+            if a == i64::MIN && b == -1 && op == BinOp::FloorDiv {
+                return Err(overflow());
+            }
+            let row = row_of(op);
+            let value = ops::apply_scalars(row, &[Scalar::Int(a), Scalar::Int(b)])?;
+            Value::from_scalar(value)
         }
         BinOp::Pow if b < 0 => Value::Float((a as f64).powf(b as f64)),
         BinOp::Pow => Value::Int(
@@ -156,6 +191,18 @@ fn int_op(op: BinOp, a: i64, b: i64) -> Result<Value> {
                 .and_then(|e| a.checked_pow(e))
                 .ok_or_else(overflow)?,
         ),
+        BinOp::BitAnd => Value::Int(a & b),
+        BinOp::BitOr => Value::Int(a | b),
+        BinOp::BitXor => Value::Int(a ^ b),
+        BinOp::Shl | BinOp::Shr if b < 0 => return Err(value_error("negative shift count")),
+        BinOp::Shl => {
+            let shifted = if b >= 64 { 0 } else { a.wrapping_shl(b as u32) };
+            if a != 0 && (b >= 64 || shifted >> b != a) {
+                return Err(overflow());
+            }
+            Value::Int(shifted)
+        }
+        BinOp::Shr => Value::Int(if b >= 64 { a >> 63 } else { a >> b }),
         BinOp::MatMul => return Err(type_error("matmul needs arrays, not ints")),
         cmp => Value::Bool(compare(cmp, a.cmp(&b))),
     })
@@ -174,53 +221,89 @@ fn compare(op: BinOp, ordering: std::cmp::Ordering) -> bool {
     }
 }
 
-fn float_op(op: BinOp, a: f64, b: f64) -> Value {
+/// Floats with at least one float operand: NumPy's float semantics (IEEE division, floor
+/// division and modulo by `npy_divmod`), which are Python's except that a zero divisor gives
+/// inf or NaN instead of an error.
+fn float_op(op: BinOp, l: &Value, r: &Value) -> Result<Value> {
+    let (a, b) = (
+        l.as_scalar().expect("a number"),
+        r.as_scalar().expect("a number"),
+    );
     match op {
-        BinOp::Add => Value::Float(a + b),
-        BinOp::Sub => Value::Float(a - b),
-        BinOp::Mul => Value::Float(a * b),
-        BinOp::Div => Value::Float(a / b),
-        BinOp::Mod => Value::Float(<f64 as ops::Arith>::rem(a, b)),
-        BinOp::Pow => Value::Float(a.powf(b)),
-        BinOp::Eq => Value::Bool(a == b),
-        BinOp::Ne => Value::Bool(a != b),
-        BinOp::Lt => Value::Bool(a < b),
-        BinOp::Le => Value::Bool(a <= b),
-        BinOp::Gt => Value::Bool(a > b),
-        BinOp::Ge => Value::Bool(a >= b),
-        BinOp::MatMul => Value::Float(f64::NAN),
+        BinOp::MatMul => Err(type_error("matmul needs arrays, not floats")),
+        BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::Shl | BinOp::Shr => {
+            Err(unsupported(op, l, r))
+        }
+        _ => {
+            let (a, b) = (Scalar::Float(a.as_f64()), Scalar::Float(b.as_f64()));
+            Ok(Value::from_scalar(ops::apply_scalars(row_of(op), &[a, b])?))
+        }
+    }
+}
+
+fn complex_op(op: BinOp, l: &Value, r: &Value) -> Result<Value> {
+    let (a, b) = (
+        l.as_scalar().expect("a number"),
+        r.as_scalar().expect("a number"),
+    );
+    let (a, b) = (a.as_complex(), b.as_complex());
+    let (a, b) = (Scalar::Complex(a.re, a.im), Scalar::Complex(b.re, b.im));
+    match op {
+        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Pow | BinOp::Eq | BinOp::Ne => {
+            Ok(Value::from_scalar(ops::apply_scalars(row_of(op), &[a, b])?))
+        }
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => Err(type_error(format!(
+            "'{}' is not supported between complex numbers",
+            op.symbol()
+        ))),
+        _ => Err(unsupported(op, l, r)),
     }
 }
 
 fn str_op(op: BinOp, a: &Rc<str>, b: &Rc<str>) -> Result<Value> {
     Ok(match op {
         BinOp::Add => {
-            crate::array::check_memory(a.len() as u128 + b.len() as u128, || "a string".into())?;
+            crate::device::host::check_memory(a.len() as u128 + b.len() as u128, || {
+                "a string".into()
+            })?;
             let mut s = String::with_capacity(a.len() + b.len());
             s.push_str(a);
             s.push_str(b);
             Value::Str(s.into())
         }
-        BinOp::Mul | BinOp::Sub | BinOp::Div | BinOp::Mod | BinOp::Pow | BinOp::MatMul => {
+        cmp if cmp.is_comparison() => Value::Bool(compare(cmp, a.cmp(b))),
+        other => {
             return Err(type_error(format!(
                 "unsupported operand types for {}: str and str",
-                op.symbol()
+                other.symbol()
             )))
         }
-        cmp => Value::Bool(compare(cmp, a.cmp(b))),
     })
 }
 
-pub fn negate(v: &Value) -> Result<Value> {
-    match v {
-        Value::Int(i) => i
+/// `-x`, `+x`, `~x`.
+pub fn unary(op: UnaryOp, v: &Value) -> Result<Value> {
+    match (op, v) {
+        (UnaryOp::Neg, Value::Int(i)) => i
             .checked_neg()
             .map(Value::Int)
             .ok_or_else(|| overflow_error("integer overflow in negation")),
-        Value::Float(f) => Ok(Value::Float(-f)),
-        Value::Bool(b) => Ok(Value::Int(-(*b as i64))),
-        Value::Array(a) => ops::unary(UnaryFn::Neg, a).map(Value::array),
-        other => Err(type_error(format!("cannot negate {}", other.a_kind()))),
+        (UnaryOp::Neg, Value::Float(f)) => Ok(Value::Float(-f)),
+        (UnaryOp::Neg, Value::Complex(re, im)) => Ok(Value::Complex(-re, -im)),
+        (UnaryOp::Neg, Value::Bool(b)) => Ok(Value::Int(-(*b as i64))),
+        (UnaryOp::Pos, Value::Bool(b)) => Ok(Value::Int(*b as i64)),
+        (UnaryOp::Pos, Value::Int(_) | Value::Float(_) | Value::Complex(..)) => Ok(v.clone()),
+        (UnaryOp::Invert, Value::Int(i)) => Ok(Value::Int(!i)),
+        (UnaryOp::Invert, Value::Bool(b)) => Ok(Value::Int(!(*b as i64))),
+        (_, Value::Array(a)) => {
+            let row = table::by_symbol(op.symbol(), false);
+            ops::apply(row, &[Operand::Array(a)]).map(Value::array)
+        }
+        (_, other) => Err(type_error(format!(
+            "bad operand type for unary {}: {}",
+            op.symbol(),
+            other.kind()
+        ))),
     }
 }
 
@@ -240,7 +323,7 @@ pub fn index_sequence(container: &Value, i: i64) -> Result<Value> {
         }
         _ => unreachable!("index_sequence is called on sequences"),
     };
-    let index = crate::array::layout::normalize_index(i, len, 0).map_err(|_| {
+    let index = crate::base::layout::normalize_index(i, len, 0).map_err(|_| {
         crate::error::index_error(format!(
             "{} index {i} is out of range (length {len})",
             container.kind()

@@ -26,6 +26,7 @@ use crate::array::Array;
 use crate::device::cpu::random::Rng;
 use crate::device::Device;
 use crate::error::{name_error, type_error, Error, ErrorKind, Result, SourceMap, Span};
+use crate::plan::table;
 use crate::syntax::ast::*;
 use crate::syntax::{self, resolve};
 use builtins::Builtin;
@@ -277,7 +278,9 @@ impl Interpreter {
 
     pub fn run_program(&mut self, program: &Program, echo: bool) -> Result<()> {
         let mut frame = Frame::default();
-        for stmt in &program.body {
+        let mut held: Vec<String> = Vec::new();
+        let count = program.body.len();
+        for (k, stmt) in program.body.iter().enumerate() {
             if self.quit_requested {
                 break;
             }
@@ -287,23 +290,86 @@ impl Interpreter {
             }
             let start = Instant::now();
             let counters = crate::stats::session();
-            self.run_top_level(stmt, &mut frame, echo)?;
+            let passes = crate::plan::pass_mark();
+            let mut result = self.run_top_level(stmt, &mut frame, echo);
+            // The end of a line or script observes everything: deferred work runs with the last
+            // statement, or with the one that failed (whose predecessors ran, as eagerly).
+            if k + 1 == count || result.is_err() || self.quit_requested {
+                let flushed = crate::plan::flush();
+                result = result.and(flushed);
+            }
+            if let Err(e) = result {
+                self.release_held(&mut held, self.sources.line_of(stmt.span));
+                return Err(e);
+            }
             if timed {
                 let returned = start.elapsed().as_secs_f64();
                 crate::device::synchronize()?;
                 let wall = start.elapsed().as_secs_f64();
                 crate::stats::record_device_time(crate::device::gpu::end_measure());
                 let counters = crate::stats::session() - counters;
-                let mut text = crate::report::time_line(wall, returned, &counters);
+                let ran = crate::plan::passes_since(passes);
+                let fused = self.fusion_note(&ran);
+                let mut text =
+                    crate::report::time_line(wall, returned, &counters, fused.as_deref());
                 for hint in crate::report::hints(wall, &counters, self.crossover) {
                     text.push_str("\n  ");
                     text.push_str(&hint);
                 }
-                self.write_err(&format!("{text}\n"));
+                let within = position_of(stmt.span)..=position_of(Span {
+                    start: stmt.span.end,
+                    ..stmt.span
+                });
+                let deferred = crate::plan::pending_positions()
+                    .iter()
+                    .any(|p| within.contains(p));
+                if let Some(pass) = ran.last() {
+                    let at = self.line_at(pass.at);
+                    self.release_held(&mut held, at);
+                }
+                if deferred && ran.is_empty() {
+                    held.push(text);
+                } else {
+                    self.write_err(&format!("{text}\n"));
+                }
             }
         }
         self.flush();
         Ok(())
+    }
+
+    fn line_at(&self, position: u64) -> usize {
+        line_at(&self.sources, position)
+    }
+
+    /// `fused 3 ops of lines 2–4` for the passes a statement ran, when one fused work (of
+    /// several operations, or of other lines).
+    fn fusion_note(&self, passes: &[crate::plan::PassRecord]) -> Option<String> {
+        let fused = passes
+            .iter()
+            .any(|p| p.operations > 1 || p.positions.len() > 1);
+        if !fused {
+            return None;
+        }
+        let operations: usize = passes.iter().map(|p| p.operations).sum();
+        let mut lines: Vec<usize> = passes
+            .iter()
+            .flat_map(|p| p.positions.iter().map(|&q| self.line_at(q)))
+            .collect();
+        lines.sort_unstable();
+        lines.dedup();
+        Some(format!(
+            "fused {operations} ops of {}",
+            crate::report::lines_text(&lines)
+        ))
+    }
+
+    /// Prints the `:time` lines of statements whose work was deferred, now that it ran with
+    /// line `at`.
+    fn release_held(&mut self, held: &mut Vec<String>, at: usize) {
+        for text in std::mem::take(held) {
+            self.write_err(&format!("{text} · deferred: runs with line {at}\n"));
+        }
     }
 
     fn run_top_level(&mut self, stmt: &Stmt, frame: &mut Frame, echo: bool) -> Result<()> {
@@ -311,7 +377,7 @@ impl Interpreter {
             StmtKind::Expr(e) if echo => {
                 let v = self.eval(e, frame)?;
                 if !matches!(v, Value::None) {
-                    let text = v.to_repr();
+                    let text = v.to_repr().map_err(|er| er.at(stmt.span))?;
                     self.write_out(&text);
                     self.write_out("\n");
                 }
@@ -401,6 +467,7 @@ impl Interpreter {
 
     fn exec_statement(&mut self, stmt: &Stmt, frame: &mut Frame) -> Result<Flow> {
         self.statement = Some(stmt.span);
+        crate::plan::set_position(position_of(stmt.span));
         match &stmt.kind {
             StmtKind::Expr(e) => {
                 self.eval(e, frame)?;
@@ -519,9 +586,9 @@ impl Interpreter {
                     let item = self
                         .index_value(
                             &a,
-                            &[index::Subscript::Basic(
-                                crate::array::layout::AxisIndex::At(i as i64),
-                            )],
+                            &[index::Subscript::Basic(crate::base::layout::AxisIndex::At(
+                                i as i64,
+                            ))],
                         )
                         .map_err(|e| e.at(iter.span))?;
                     if let Some(flow) = run_body(self, item, frame)? {
@@ -625,11 +692,7 @@ impl Interpreter {
                 }
                 let current = self.load(&target.name, frame)?;
                 if let Value::Array(a) = &current {
-                    if op != BinOp::Pow {
-                        let operand = convert::operand(self, &rhs)?;
-                        return ops::binary_in_place(op, a, operand.as_operand())
-                            .map_err(|e| e.at(value.span));
-                    }
+                    return self.in_place(op, a, &rhs).map_err(|e| e.at(value.span));
                 }
                 let result =
                     host_ops::binary(self, op, &current, &rhs).map_err(|e| e.at(value.span))?;
@@ -658,14 +721,39 @@ impl Interpreter {
                 let new_value = match op {
                     None => rhs,
                     Some(op) => {
+                        if let Some(view) = index::basic_view(&a, &subs)? {
+                            // `x[1:] *= 2.5`: in place on the view, with NumPy's casting rule.
+                            if view.ndim() > 0 || !reads_one_element(&a, &subs) {
+                                return self
+                                    .in_place(op, &view, &rhs)
+                                    .map_err(|e| e.at(target.span));
+                            }
+                        }
                         let current = self.index_value(&a, &subs)?;
-                        host_ops::binary(self, op, &current, &rhs)?
+                        let result = host_ops::binary(self, op, &current, &rhs)?;
+                        check_in_place_cast(op, &result, a.dtype())?;
+                        result
                     }
                 };
                 let operand = convert::operand(self, &new_value)?;
                 index::set(&a, &subs, operand.as_operand()).map_err(|e| e.at(target.span))
             }
         }
+    }
+
+    /// `a op= rhs` on an array, in place.
+    fn in_place(&mut self, op: BinOp, a: &Array, rhs: &Value) -> Result<()> {
+        if op == BinOp::MatMul {
+            return Err(type_error(
+                "in-place matrix product `@=` is not supported; write x = x @ y",
+            ));
+        }
+        let operand = convert::operand(self, rhs)?;
+        ops::apply_in_place(
+            table::by_symbol(op.symbol(), true),
+            a,
+            &[operand.as_operand()],
+        )
     }
 
     /// Evaluated subscripts; index lists become arrays on `device` (the indexed array's).
@@ -675,7 +763,7 @@ impl Interpreter {
         device: Device,
         frame: &mut Frame,
     ) -> Result<Vec<index::Subscript>> {
-        use crate::array::layout::AxisIndex;
+        use crate::base::layout::AxisIndex;
         let mut out = Vec::with_capacity(subs.len());
         for sub in subs {
             out.push(match sub {
@@ -712,9 +800,9 @@ impl Interpreter {
 
     /// One evaluated `[...]` entry: a position, or an index array (mask or gather).
     fn subscript_value(&mut self, v: Value, device: Device) -> Result<index::Subscript> {
-        use crate::array::layout::AxisIndex;
+        use crate::base::layout::AxisIndex;
         Ok(match v {
-            Value::Array(a) if a.ndim() > 0 || a.dtype() == crate::array::dtype::DType::Bool => {
+            Value::Array(a) if a.ndim() > 0 || a.dtype() == crate::base::DType::Bool => {
                 index::Subscript::Array((*a).clone())
             }
             Value::List(_) => index::Subscript::Array(convert::to_array(self, &v, Some(device))?),
@@ -789,11 +877,13 @@ impl Interpreter {
                     .collect::<Result<Vec<_>>>()?;
                 convert::list_literal(self, values).map_err(|e| e.at(expr.span))
             }
+            ExprKind::Imaginary(im) => Ok(Value::Complex(0.0, *im)),
             ExprKind::Lambda(decl) => self.make_closure(decl, frame),
-            ExprKind::Neg(operand) => {
+            ExprKind::Unary(op, operand) => {
                 let v = self.eval(operand, frame)?;
-                host_ops::negate(&v).map_err(|e| e.at(expr.span))
+                host_ops::unary(*op, &v).map_err(|e| e.at(expr.span))
             }
+            ExprKind::Compare { first, rest, .. } => self.eval_compare(first, rest, frame),
             ExprKind::Not(operand) => {
                 let v = self.eval(operand, frame)?;
                 Ok(Value::Bool(
@@ -824,12 +914,6 @@ impl Interpreter {
                 if let Some(v) = host_ops::fast_numeric(*op, &l, &r) {
                     return Ok(v);
                 }
-                if let Some(v) = self
-                    .reuse_temporary(*op, &l, &r)
-                    .map_err(|e| e.at(expr.span))?
-                {
-                    return Ok(v);
-                }
                 host_ops::binary(self, *op, &l, &r).map_err(|e| e.at(expr.span))
             }
             ExprKind::Call { callee, args } => self.eval_call(callee, args, frame, expr.span),
@@ -845,25 +929,33 @@ impl Interpreter {
         }
     }
 
-    /// `x * 5 + 1` needs one new array, not two: when an operand is an intermediate result that
-    /// nothing else references, the operation is done in its buffer (NumPy's temporary elision).
-    fn reuse_temporary(&mut self, op: BinOp, l: &Value, r: &Value) -> Result<Option<Value>> {
-        for (temporary, other, is_lhs) in [(l, r, true), (r, l, false)] {
-            let Value::Array(t) = temporary else { continue };
-            if Rc::strong_count(t) != 1
-                || !matches!(
-                    other,
-                    Value::Array(_) | Value::Int(_) | Value::Float(_) | Value::Bool(_)
-                )
-            {
-                continue;
+    /// `a < b <= c`: Python's chain, each operand evaluated once, stopping at the first false
+    /// link; a chain of one is an ordinary comparison (arrays allowed).
+    fn eval_compare(
+        &mut self,
+        first: &Expr,
+        rest: &[(BinOp, Expr)],
+        frame: &mut Frame,
+    ) -> Result<Value> {
+        let mut left = self.eval(first, frame)?;
+        let mut left_span = first.span;
+        for (k, (op, right_expr)) in rest.iter().enumerate() {
+            let right = self.eval(right_expr, frame)?;
+            let span = left_span.to(right_expr.span);
+            let result = match host_ops::fast_numeric(*op, &left, &right) {
+                Some(v) => v,
+                None => host_ops::binary(self, *op, &left, &right).map_err(|e| e.at(span))?,
+            };
+            if k + 1 == rest.len() {
+                return Ok(result);
             }
-            let other_operand = convert::operand(self, other)?;
-            if ops::binary_into_temporary(op, t, other_operand.as_operand(), is_lhs)? {
-                return Ok(Some(temporary.clone()));
+            if !convert::condition(&result).map_err(|e| e.at(span))? {
+                return Ok(result);
             }
+            left = right;
+            left_span = right_expr.span;
         }
-        Ok(None)
+        Ok(left)
     }
 
     fn eval_index(
@@ -877,7 +969,7 @@ impl Interpreter {
                 if let [Subscript::Index(e)] = subscripts {
                     let i = self.eval(e, frame)?;
                     if let (Value::Int(i), 1) = (&i, a.ndim()) {
-                        let position = crate::array::layout::normalize_index(*i, a.shape()[0], 0)?;
+                        let position = crate::base::layout::normalize_index(*i, a.shape()[0], 0)?;
                         if a.device() == Device::Gpu {
                             self.scalar_guard()?;
                         }
@@ -1077,9 +1169,36 @@ impl Interpreter {
     }
 }
 
+/// The error NumPy gives when `x[idx] op= v` through an index array would need an unsafe cast:
+/// the selection's `op=` is in place on its copy, so the result must cast to the array's dtype
+/// by `same_kind`. (One element, `x[0] op= v`, is read, computed and stored, as in NumPy.)
+fn check_in_place_cast(op: BinOp, result: &Value, target: crate::base::DType) -> Result<()> {
+    match result {
+        Value::Array(r) => {
+            ops::check_same_kind(table::by_symbol(op.symbol(), true), r.dtype(), target)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The source line of a plan position.
+pub(crate) fn line_at(sources: &SourceMap, position: u64) -> usize {
+    let span = Span {
+        source: (position >> 32) as u32,
+        start: position as u32,
+        end: position as u32,
+    };
+    sources.line_of(span)
+}
+
+/// A statement's place as the plan records it: its source and byte offset.
+fn position_of(span: Span) -> u64 {
+    ((span.source as u64) << 32) | span.start as u64
+}
+
 /// True when `subs` name one position on every axis of `a`: one element, read or written alone.
 fn reads_one_element(a: &Array, subs: &[index::Subscript]) -> bool {
-    use crate::array::layout::AxisIndex;
+    use crate::base::layout::AxisIndex;
     subs.len() == a.ndim()
         && subs
             .iter()

@@ -12,11 +12,15 @@ use crate::error::SourceMap;
 use crate::report;
 use crate::stats::{self, Counters};
 
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Default)]
 struct LineCost {
     hits: u64,
     seconds: f64,
     counters: Counters,
+    /// Passes that ran while this line's statement ran, and what they fused.
+    passes: u64,
+    operations: usize,
+    fused_positions: Vec<u64>,
 }
 
 /// What a statement being measured has accumulated from the statements nested in it.
@@ -31,10 +35,16 @@ struct Open {
 pub struct Profiler {
     lines: BTreeMap<(u32, usize), LineCost>,
     open: Vec<Open>,
+    /// The passes already attributed to a line: each goes to the innermost statement that was
+    /// running when it ran.
+    seen_passes: u64,
 }
 
 impl Profiler {
     pub fn enter(&mut self) {
+        if self.lines.is_empty() && self.open.is_empty() {
+            self.seen_passes = crate::plan::pass_mark();
+        }
         self.open.push(Open {
             start: Instant::now(),
             counters_at_start: stats::session(),
@@ -48,10 +58,21 @@ impl Profiler {
         let Some(open) = self.open.pop() else { return };
         let total = open.start.elapsed().as_secs_f64();
         let counters = stats::session() - open.counters_at_start;
+        let passes = crate::plan::passes_since(self.seen_passes);
+        self.seen_passes = crate::plan::pass_mark();
         let cost = self.lines.entry((source, line)).or_default();
         cost.hits += 1;
         cost.seconds += total - open.nested_seconds;
         cost.counters += counters - open.nested_counters;
+        for pass in passes {
+            cost.passes += 1;
+            cost.operations += pass.operations;
+            for p in pass.positions {
+                if !cost.fused_positions.contains(&p) {
+                    cost.fused_positions.push(p);
+                }
+            }
+        }
         if let Some(parent) = self.open.last_mut() {
             parent.nested_seconds += total;
             parent.nested_counters += counters;
@@ -82,6 +103,21 @@ impl Profiler {
             "per-line profile (the device is synchronized after each statement, so time lands on the line that caused it)\n{table}\ntotal {}\n",
             report::seconds(run)
         );
+        for (&(_, line), cost) in &self.lines {
+            if let Some(fused) = fused_lines(sources, line, cost) {
+                let operations = match cost.operations {
+                    1 => "1 operation".to_string(),
+                    n => format!("{n} operations"),
+                };
+                let passes = match cost.passes {
+                    1 => "1 pass".to_string(),
+                    n => format!("{n} passes"),
+                };
+                out.push_str(&format!(
+                    "line {line} ran {operations} of {fused} in {passes} (deferred work runs where it is observed)\n"
+                ));
+            }
+        }
         if let Some(hint) = self.hint(sources, run) {
             out.push_str(&hint);
             out.push('\n');
@@ -114,6 +150,8 @@ impl Profiler {
             )
         } else if c.h2d_count > 0 {
             format!(": {} host→device copies", group_digits(c.h2d_count))
+        } else if let Some(fused) = fused_lines(sources, line, cost) {
+            format!(": it ran the deferred, fused work of {fused}")
         } else {
             String::new()
         };
@@ -121,6 +159,20 @@ impl Profiler {
             "hint: line {line} (`{text}`) takes {share:.0}% of the run{why}"
         ))
     }
+}
+
+/// The lines whose work a line's passes fused, when that is more than the line itself or its
+/// passes fused several operations.
+fn fused_lines(sources: &SourceMap, line: usize, cost: &LineCost) -> Option<String> {
+    let mut lines: Vec<usize> = cost
+        .fused_positions
+        .iter()
+        .map(|&p| super::line_at(sources, p))
+        .collect();
+    lines.sort_unstable();
+    lines.dedup();
+    let fused = cost.operations > cost.passes as usize || lines.iter().any(|&l| l != line);
+    fused.then(|| report::lines_text(&lines))
 }
 
 fn percent(part: f64, whole: f64) -> f64 {

@@ -85,9 +85,9 @@ pub fn vars(interp: &mut Interpreter) -> Result<()> {
         let (dtype, shape, device, bytes) = match &value {
             Value::Array(a) => (
                 a.dtype().to_string(),
-                crate::array::layout::shape_text(a.shape()),
+                crate::base::layout::shape_text(a.shape()),
                 a.device().to_string(),
-                crate::array::human_bytes(a.nbytes() as f64),
+                crate::base::human_bytes(a.nbytes() as f64),
             ),
             _ => Default::default(),
         };
@@ -136,20 +136,20 @@ pub fn devices(interp: &mut Interpreter) -> Result<()> {
     moved.add_row(vec![
         "host→device".to_string(),
         totals.h2d_count.to_string(),
-        crate::array::human_bytes(totals.h2d_bytes as f64),
+        crate::base::human_bytes(totals.h2d_bytes as f64),
         report::seconds(totals.h2d_seconds),
     ]);
     moved.add_row(vec![
         "device→host".to_string(),
         totals.d2h_count.to_string(),
-        crate::array::human_bytes(totals.d2h_bytes as f64),
+        crate::base::human_bytes(totals.d2h_bytes as f64),
         report::seconds(totals.d2h_seconds),
     ]);
     let text = format!(
         "{table}\n{moved}\nkernels {} · allocations {} ({}) · synchronizations {}\n",
         totals.kernels,
         totals.allocations,
-        crate::array::human_bytes(totals.allocated_bytes as f64),
+        crate::base::human_bytes(totals.allocated_bytes as f64),
         totals.syncs
     );
     interp.write_err(&text);

@@ -50,7 +50,7 @@ fn parse(args: &str) -> Option<(&str, &str, &str)> {
 fn sizes_of(value: &Value) -> Result<Vec<i64>> {
     let items: Vec<Value> = match value {
         Value::List(items) | Value::Tuple(items) => items.to_vec(),
-        Value::Array(a) => a.to_vec::<f64>().into_iter().map(Value::Float).collect(),
+        Value::Array(a) => a.to_vec::<f64>()?.into_iter().map(Value::Float).collect(),
         _ => {
             return Err(command_error(
                 ":sweep sizes must be a list, e.g. [1e3, 1e4, 1e5]",
@@ -69,7 +69,7 @@ fn sizes_of(value: &Value) -> Result<Vec<i64>> {
             Value::Float(f) if *f >= 0.0 && f.fract() == 0.0 && *f < 9e18 => Ok(*f as i64),
             other => Err(command_error(format!(
                 ":sweep sizes must be whole non-negative numbers, not {}",
-                other.to_repr()
+                other.describe()
             ))),
         })
         .collect()

@@ -5,15 +5,15 @@ use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::rc::Rc;
 
-use crate::array::dtype::DType;
-use crate::array::format;
-use crate::array::{Array, Scalar};
+use crate::array::format::{self, Formattable};
+use crate::array::Array;
+use crate::base::{DType, Scalar};
 use crate::device::Device;
+use crate::error::Result;
 use crate::syntax::ast::FnDecl;
-use crate::with_dtype4;
+use crate::with_dtype;
 
 use super::builtins::Builtin;
-use crate::device::cpu::CpuElement;
 
 /// A variable captured by a closure: shared between the defining frame and the closure.
 pub type CellRef = Rc<RefCell<Option<Value>>>;
@@ -24,6 +24,7 @@ pub enum Value {
     Bool(bool),
     Int(i64),
     Float(f64),
+    Complex(f64, f64),
     Str(Rc<str>),
     Array(Rc<Array>),
     /// A host list (`[a, b]` of arrays, or a literal passed straight to a function).
@@ -54,11 +55,14 @@ impl Value {
         Value::Array(Rc::new(a))
     }
 
+    /// The host value of a scalar; a uint64 beyond the range of arr's ints stays a 0-d array.
     pub fn from_scalar(s: Scalar) -> Value {
         match s {
             Scalar::Bool(b) => Value::Bool(b),
             Scalar::Int(i) => Value::Int(i),
+            Scalar::UInt(u) => Value::array(Array::from_vec(vec![u], vec![])),
             Scalar::Float(f) => Value::Float(f),
+            Scalar::Complex(re, im) => Value::Complex(re, im),
         }
     }
 
@@ -67,6 +71,7 @@ impl Value {
             Value::Bool(b) => Some(Scalar::Bool(*b)),
             Value::Int(i) => Some(Scalar::Int(*i)),
             Value::Float(f) => Some(Scalar::Float(*f)),
+            Value::Complex(re, im) => Some(Scalar::Complex(*re, *im)),
             _ => None,
         }
     }
@@ -78,6 +83,7 @@ impl Value {
             Value::Bool(_) => "bool",
             Value::Int(_) => "int",
             Value::Float(_) => "float",
+            Value::Complex(..) => "complex",
             Value::Str(_) => "str",
             Value::Array(_) => "array",
             Value::List(_) => "list",
@@ -100,10 +106,10 @@ impl Value {
         format!("{article} {kind}")
     }
 
-    /// `print`'s form (NumPy's `str` for arrays).
-    pub fn to_display(&self) -> String {
+    /// `print`'s form (NumPy's `str` for arrays); reading a gpu array's elements can fail.
+    pub fn to_display(&self) -> Result<String> {
         match self {
-            Value::Str(s) => s.to_string(),
+            Value::Str(s) => Ok(s.to_string()),
             Value::Array(a) => array_text(a, false),
             Value::List(items) => match super::convert::list_as_host_array(items) {
                 Some(a) => array_text(&a, false),
@@ -114,20 +120,41 @@ impl Value {
     }
 
     /// The REPL's echo (NumPy's `repr` for arrays).
-    pub fn to_repr(&self) -> String {
+    pub fn to_repr(&self) -> Result<String> {
+        Ok(match self {
+            Value::Array(a) => array_text(a, true)?,
+            Value::List(items) => match super::convert::list_as_host_array(items) {
+                Some(a) => array_text(&a, true)?,
+                None => format!("[{}]", join_reprs(items)?),
+            },
+            Value::Tuple(items) if items.len() == 1 => format!("({},)", items[0].to_repr()?),
+            Value::Tuple(items) => format!("({})", join_reprs(items)?),
+            other => other.host_text(),
+        })
+    }
+
+    /// What an error message shows for a value: its repr, or its kind and shape for arrays
+    /// (whose elements may be on the gpu).
+    pub fn describe(&self) -> String {
+        match self {
+            Value::Array(a) => format!(
+                "an array of shape {}",
+                crate::base::layout::shape_text(a.shape())
+            ),
+            Value::List(_) | Value::Tuple(_) => self.to_repr().unwrap_or_else(|_| self.a_kind()),
+            other => other.host_text(),
+        }
+    }
+
+    /// The repr of a value that holds no array.
+    fn host_text(&self) -> String {
         match self {
             Value::None => "none".into(),
             Value::Bool(b) => b.to_string(),
             Value::Int(i) => i.to_string(),
             Value::Float(f) => format::float_repr(*f),
+            Value::Complex(re, im) => format::complex_repr(*re, *im),
             Value::Str(s) => string_repr(s),
-            Value::Array(a) => array_text(a, true),
-            Value::List(items) => match super::convert::list_as_host_array(items) {
-                Some(a) => array_text(&a, true),
-                None => format!("[{}]", join_reprs(items)),
-            },
-            Value::Tuple(items) if items.len() == 1 => format!("({},)", items[0].to_repr()),
-            Value::Tuple(items) => format!("({})", join_reprs(items)),
             Value::Range { start, stop, step } => match step {
                 1 => format!("range({start}, {stop})"),
                 _ => format!("range({start}, {stop}, {step})"),
@@ -136,16 +163,17 @@ impl Value {
             Value::DType(d) => d.to_string(),
             Value::Function(c) => format!("<fn {}>", c.decl.name),
             Value::Builtin(b) => format!("<built-in fn {}>", b.name),
+            Value::Array(_) | Value::List(_) | Value::Tuple(_) => self.describe(),
         }
     }
 }
 
-fn join_reprs(items: &[Value]) -> String {
-    items
+fn join_reprs(items: &[Value]) -> Result<String> {
+    Ok(items
         .iter()
         .map(Value::to_repr)
-        .collect::<Vec<_>>()
-        .join(", ")
+        .collect::<Result<Vec<_>>>()?
+        .join(", "))
 }
 
 fn string_repr(s: &str) -> String {
@@ -165,14 +193,14 @@ fn string_repr(s: &str) -> String {
 }
 
 /// NumPy's printing of an array; reprs add `dtype=` (NumPy's rule) and `device=gpu`.
-pub fn array_text(a: &Array, repr: bool) -> String {
-    with_dtype4!(a.dtype(), T => a.with_view::<T, _>(|v| {
+pub fn array_text(a: &Array, repr: bool) -> Result<String> {
+    with_dtype!(a.dtype(), T => a.with_view::<T, _>(|v| {
         let data = T::format_data(v);
         if !repr {
             return format::array_str(&data);
         }
         let mut suffix = String::new();
-        if a.dtype() == DType::F32 || a.size() == 0 {
+        if format::repr_shows_dtype(a.dtype()) || a.size() == 0 {
             let _ = write!(suffix, "dtype={}", a.dtype().numpy_name());
         }
         if a.device() != Device::Cpu {

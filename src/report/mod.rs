@@ -4,7 +4,7 @@
 use comfy_table::presets::UTF8_FULL_CONDENSED;
 use comfy_table::{ContentArrangement, Table};
 
-use crate::array::human_bytes;
+use crate::base::human_bytes;
 use crate::stats::Counters;
 
 /// `812 ns`, `3.42 µs`, `12.3 ms`, `1.25 s`: three significant digits; `0` for nothing.
@@ -41,27 +41,55 @@ pub fn transfers(count: u64, bytes: u64) -> String {
 }
 
 /// The `:time` line of one statement.
-pub fn time_line(wall: f64, returned: f64, c: &Counters) -> String {
+/// `fused`, when given, says what the statement's passes fused (`fused 3 ops of lines 2–4`).
+pub fn time_line(wall: f64, returned: f64, c: &Counters, fused: Option<&str>) -> String {
     let device = if c.device_seconds > 0.0 {
         seconds(c.device_seconds)
     } else {
         "—".to_string()
     };
+    let kernels = match fused {
+        Some(note) if c.kernels > 0 => format!("{} ({note})", c.kernels),
+        _ => c.kernels.to_string(),
+    };
     let mut line = format!(
-        "time {} · returned after {} · device {} · H→D {} · D→H {} · kernels {} · allocs {}",
+        "time {} · returned after {} · device {} · H→D {} · D→H {} · kernels {kernels} · allocs {}",
         seconds(wall),
         seconds(returned),
         device,
         transfers(c.h2d_count, c.h2d_bytes),
         transfers(c.d2h_count, c.d2h_bytes),
-        c.kernels,
         c.allocations
     );
+    if let (Some(note), 0) = (fused, c.kernels) {
+        if c.cpu_passes > 0 {
+            line.push_str(&format!(" · cpu passes {} ({note})", c.cpu_passes));
+        }
+    }
     if let Some(note) = unsynced_note(wall, returned) {
         line.push_str("\n  ");
         line.push_str(&note);
     }
     line
+}
+
+/// `line 4`, `lines 2–4`, `lines 2, 5, 7`.
+pub fn lines_text(lines: &[usize]) -> String {
+    match lines {
+        [] => "no line".to_string(),
+        [one] => format!("line {one}"),
+        _ if lines.windows(2).all(|w| w[1] == w[0] + 1) => {
+            format!("lines {}–{}", lines[0], lines[lines.len() - 1])
+        }
+        _ => format!(
+            "lines {}",
+            lines
+                .iter()
+                .map(|l| l.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
 }
 
 /// Hints under `:time` and `:bench` when a pattern of the gpu trap shows in what `c` counted

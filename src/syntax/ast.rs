@@ -79,13 +79,23 @@ pub enum ExprKind {
     None,
     Name(Name),
     List(Vec<Expr>),
+    /// An imaginary literal (`2j`): its imaginary part.
+    Imaginary(f64),
     Lambda(Rc<FnDecl>),
-    Neg(Box<Expr>),
+    Unary(UnaryOp, Box<Expr>),
     Not(Box<Expr>),
     Binary {
         op: BinOp,
         lhs: Box<Expr>,
         rhs: Box<Expr>,
+    },
+    /// `a < b <= c`: Python's chained comparison (`a < b and b <= c`, `b` evaluated once).
+    /// A parenthesized comparison is a chain of one, `grouped`, so that `(a < b) < c` compares
+    /// the bool.
+    Compare {
+        first: Box<Expr>,
+        rest: Vec<(BinOp, Expr)>,
+        grouped: bool,
     },
     And(Box<Expr>, Box<Expr>),
     Or(Box<Expr>, Box<Expr>),
@@ -104,14 +114,37 @@ pub enum ExprKind {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryOp {
+    Neg,
+    Pos,
+    Invert,
+}
+
+impl UnaryOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            UnaryOp::Neg => "-",
+            UnaryOp::Pos => "+",
+            UnaryOp::Invert => "~",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BinOp {
     Add,
     Sub,
     Mul,
     Div,
+    FloorDiv,
     Mod,
     Pow,
     MatMul,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
     Eq,
     Ne,
     Lt,
@@ -127,9 +160,15 @@ impl BinOp {
             BinOp::Sub => "-",
             BinOp::Mul => "*",
             BinOp::Div => "/",
+            BinOp::FloorDiv => "//",
             BinOp::Mod => "%",
             BinOp::Pow => "**",
             BinOp::MatMul => "@",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
             BinOp::Eq => "==",
             BinOp::Ne => "!=",
             BinOp::Lt => "<",
@@ -139,6 +178,12 @@ impl BinOp {
         }
     }
 
+    /// The operator of an augmented assignment (`+=` is `Add`).
+    pub fn from_assignment(text: &str) -> Option<BinOp> {
+        let symbol = text.strip_suffix('=')?;
+        ALL_BINARY.iter().copied().find(|op| op.symbol() == symbol)
+    }
+
     pub fn is_comparison(self) -> bool {
         matches!(
             self,
@@ -146,6 +191,28 @@ impl BinOp {
         )
     }
 }
+
+const ALL_BINARY: [BinOp; 19] = [
+    BinOp::Add,
+    BinOp::Sub,
+    BinOp::Mul,
+    BinOp::Div,
+    BinOp::FloorDiv,
+    BinOp::Mod,
+    BinOp::Pow,
+    BinOp::MatMul,
+    BinOp::BitAnd,
+    BinOp::BitOr,
+    BinOp::BitXor,
+    BinOp::Shl,
+    BinOp::Shr,
+    BinOp::Eq,
+    BinOp::Ne,
+    BinOp::Lt,
+    BinOp::Le,
+    BinOp::Gt,
+    BinOp::Ge,
+];
 
 #[derive(Debug)]
 pub struct Arg {

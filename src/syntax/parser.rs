@@ -27,12 +27,17 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
             | Op::infix(Rule::le, Assoc::Left)
             | Op::infix(Rule::gt, Assoc::Left)
             | Op::infix(Rule::ge, Assoc::Left))
+        .op(Op::infix(Rule::bitor, Assoc::Left))
+        .op(Op::infix(Rule::bitxor, Assoc::Left))
+        .op(Op::infix(Rule::bitand, Assoc::Left))
+        .op(Op::infix(Rule::shl, Assoc::Left) | Op::infix(Rule::shr, Assoc::Left))
         .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
         .op(Op::infix(Rule::mul, Assoc::Left)
             | Op::infix(Rule::div, Assoc::Left)
+            | Op::infix(Rule::floordiv, Assoc::Left)
             | Op::infix(Rule::modulo, Assoc::Left)
             | Op::infix(Rule::matmul, Assoc::Left))
-        .op(Op::prefix(Rule::neg))
+        .op(Op::prefix(Rule::neg) | Op::prefix(Rule::pos) | Op::prefix(Rule::invert))
         .op(Op::infix(Rule::pow, Assoc::Right))
         .op(Op::postfix(Rule::call) | Op::postfix(Rule::index) | Op::postfix(Rule::attr))
 });
@@ -132,7 +137,7 @@ fn rule_description(rule: Rule) -> &'static str {
         Rule::ident => "a name",
         Rule::block => "a block `{ ... }`",
         Rule::params => "a parameter list `(...)`",
-        Rule::int | Rule::float => "a number",
+        Rule::int | Rule::float | Rule::imaginary => "a number",
         Rule::string => "a string",
         Rule::assign_op => "`=`",
         Rule::call | Rule::index | Rule::attr | Rule::or | Rule::and => "an operator",
@@ -148,6 +153,12 @@ fn rule_description(rule: Rule) -> &'static str {
         | Rule::div
         | Rule::modulo
         | Rule::matmul
+        | Rule::floordiv
+        | Rule::bitand
+        | Rule::bitor
+        | Rule::bitxor
+        | Rule::shl
+        | Rule::shr
         | Rule::pow => "an operator",
         Rule::subscript | Rule::slice_rest | Rule::slice_part => "an index",
         Rule::arg => "an argument",
@@ -186,13 +197,7 @@ impl AstBuilder {
                     None => StmtKind::Expr(self.expr(first)?),
                     Some(op) => {
                         let target = self.target(first)?;
-                        let op = match op.as_str() {
-                            "+=" => Some(BinOp::Add),
-                            "-=" => Some(BinOp::Sub),
-                            "*=" => Some(BinOp::Mul),
-                            "/=" => Some(BinOp::Div),
-                            _ => None,
-                        };
+                        let op = BinOp::from_assignment(op.as_str());
                         let value = self.expr(inner.next().unwrap())?;
                         StmtKind::Assign { target, op, value }
                     }
@@ -370,7 +375,9 @@ impl AstBuilder {
                 let operand = operand?;
                 let span = self.span(&op).to(operand.span);
                 let kind = match op.as_rule() {
-                    Rule::neg => ExprKind::Neg(Box::new(operand)),
+                    Rule::neg => ExprKind::Unary(UnaryOp::Neg, Box::new(operand)),
+                    Rule::pos => ExprKind::Unary(UnaryOp::Pos, Box::new(operand)),
+                    Rule::invert => ExprKind::Unary(UnaryOp::Invert, Box::new(operand)),
                     _ => ExprKind::Not(Box::new(operand)),
                 };
                 Ok(Expr { kind, span })
@@ -402,13 +409,19 @@ impl AstBuilder {
                     Rule::sub => BinOp::Sub,
                     Rule::mul => BinOp::Mul,
                     Rule::div => BinOp::Div,
+                    Rule::floordiv => BinOp::FloorDiv,
                     Rule::modulo => BinOp::Mod,
                     Rule::matmul => BinOp::MatMul,
                     Rule::pow => BinOp::Pow,
+                    Rule::bitand => BinOp::BitAnd,
+                    Rule::bitor => BinOp::BitOr,
+                    Rule::bitxor => BinOp::BitXor,
+                    Rule::shl => BinOp::Shl,
+                    Rule::shr => BinOp::Shr,
                     other => unreachable!("not an operator: {other:?}"),
                 };
                 Ok(Expr {
-                    kind: ExprKind::Binary { op, lhs, rhs },
+                    kind: chain(op, lhs, rhs),
                     span,
                 })
             })
@@ -479,6 +492,12 @@ impl AstBuilder {
                     .at(span)
                 })?)
             }
+            Rule::imaginary => ExprKind::Imaginary(
+                pair.as_str()[..pair.as_str().len() - 1]
+                    .replace('_', "")
+                    .parse()
+                    .map_err(|_| Error::new(ErrorKind::Syntax, "malformed number").at(span))?,
+            ),
             Rule::float => ExprKind::Float(
                 pair.as_str()
                     .replace('_', "")
@@ -509,10 +528,76 @@ impl AstBuilder {
                     span,
                 )))
             }
-            Rule::expr => return self.expr(pair),
+            Rule::expr => return Ok(grouped(self.expr(pair)?)),
             other => unreachable!("not a primary rule: {other:?}"),
         };
         Ok(Expr { kind, span })
+    }
+}
+
+/// `lhs op rhs`, extending a chain of comparisons as Python does (`a < b < c`).
+fn chain(op: BinOp, lhs: Box<Expr>, rhs: Box<Expr>) -> ExprKind {
+    if !op.is_comparison() {
+        return ExprKind::Binary { op, lhs, rhs };
+    }
+    match *lhs {
+        Expr {
+            kind:
+                ExprKind::Binary {
+                    op: first_op,
+                    lhs: first,
+                    rhs: middle,
+                },
+            ..
+        } if first_op.is_comparison() => ExprKind::Compare {
+            first,
+            rest: vec![(first_op, *middle), (op, *rhs)],
+            grouped: false,
+        },
+        Expr {
+            kind:
+                ExprKind::Compare {
+                    first,
+                    mut rest,
+                    grouped: false,
+                },
+            ..
+        } => {
+            rest.push((op, *rhs));
+            ExprKind::Compare {
+                first,
+                rest,
+                grouped: false,
+            }
+        }
+        lhs => ExprKind::Binary {
+            op,
+            lhs: Box::new(lhs),
+            rhs,
+        },
+    }
+}
+
+/// A parenthesized expression: a comparison inside stays one comparison, `(a < b) < c`.
+fn grouped(e: Expr) -> Expr {
+    match e.kind {
+        ExprKind::Binary { op, lhs, rhs } if op.is_comparison() => Expr {
+            kind: ExprKind::Compare {
+                first: lhs,
+                rest: vec![(op, *rhs)],
+                grouped: true,
+            },
+            span: e.span,
+        },
+        ExprKind::Compare { first, rest, .. } => Expr {
+            kind: ExprKind::Compare {
+                first,
+                rest,
+                grouped: true,
+            },
+            span: e.span,
+        },
+        kind => Expr { kind, span: e.span },
     }
 }
 

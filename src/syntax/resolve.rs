@@ -222,11 +222,18 @@ impl<'a> Resolver<'a, '_> {
             | ExprKind::Float(_)
             | ExprKind::Str(_)
             | ExprKind::Bool(_)
+            | ExprKind::Imaginary(_)
             | ExprKind::None => {}
             ExprKind::Name(name) => self.name(name, scope),
             ExprKind::List(items) => items.iter().for_each(|e| self.expr(e, scope)),
             ExprKind::Lambda(decl) => self.function(decl, scope),
-            ExprKind::Neg(e) | ExprKind::Not(e) => self.expr(e, scope),
+            ExprKind::Unary(_, e) | ExprKind::Not(e) => self.expr(e, scope),
+            ExprKind::Compare { first, rest, .. } => {
+                self.expr(first, scope);
+                for (_, e) in rest {
+                    self.expr(e, scope);
+                }
+            }
             ExprKind::Binary { lhs, rhs, .. }
             | ExprKind::And(lhs, rhs)
             | ExprKind::Or(lhs, rhs) => {

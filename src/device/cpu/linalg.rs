@@ -27,7 +27,7 @@ use ndarray::{Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1, Axis, Linal
 use rayon::prelude::*;
 use std::cell::RefCell;
 
-use crate::array::dtype::Element;
+use crate::base::element::Element;
 
 /// Below this many multiply-adds (`m·n·k`) threads cost more than they save.
 const PARALLEL_GEMM_MIN_WORK: usize = 48 * 48 * 256;
@@ -234,7 +234,7 @@ fn result_vec<T>(rows: usize, cols: usize) -> Result<Vec<T>, String> {
     let len = rows
         .checked_mul(cols)
         .ok_or_else(|| format!("matmul: result shape ({rows}, {cols}) is too large"))?;
-    super::try_vec_with_capacity(len)
+    crate::device::host::try_vec_with_capacity(len)
         .ok_or_else(|| format!("matmul: cannot allocate the ({rows}, {cols}) result"))
 }
 
@@ -246,7 +246,7 @@ fn zeros_1d<T: LinalgElement>(len: usize) -> Result<Array1<T>, String> {
 
 /// A vector of `len` zeros, or `None` when the allocator refuses (instead of aborting).
 fn zeroed_vec<T: LinalgScalar>(len: usize) -> Option<Vec<T>> {
-    let mut data = super::try_vec_with_capacity(len)?;
+    let mut data = crate::device::host::try_vec_with_capacity(len)?;
     data.resize(len, T::zero());
     Some(data)
 }

@@ -4,7 +4,7 @@
 use cudarc::cublas::{result as cublas, sys};
 
 use super::driver::Gpu;
-use crate::array::dtype::DType;
+use crate::base::DType;
 use crate::error::{device_error, Result};
 
 /// One row-major operand: its device address and whether its rows are stored as columns

@@ -9,8 +9,7 @@ use cudarc::driver::{result as cu, sys};
 use rayon::prelude::*;
 
 use super::driver::{driver_error, Gpu};
-use crate::array::dtype::DType;
-use crate::array::human_bytes;
+use crate::base::{human_bytes, DType};
 use crate::error::{memory_error, Result};
 use crate::stats;
 
@@ -178,7 +177,7 @@ impl Gpu {
     /// device→host transfer.
     pub fn copy_to_host<T: Copy + Send + Sync>(&self, pointer: u64, len: usize) -> Result<Vec<T>> {
         // Not zeroed first: the copy faults the pages in (huge pages, on all cores).
-        let mut out: Vec<T> = crate::device::cpu::vec_with_capacity(len);
+        let mut out: Vec<T> = crate::device::host::vec_with_capacity(len);
         let bytes = len * std::mem::size_of::<T>();
         if bytes == 0 {
             return Ok(out);

@@ -1,6 +1,8 @@
-//! The kernels of `kernels/*.cu`: compiled by NVRTC for this device's architecture the first time
-//! a kernel is needed, cached on disk (keyed by source hash, architecture and NVRTC version), and
-//! loaded once per process. Uncached modules compile in parallel.
+//! CUDA C compiled by NVRTC for this device's architecture: the hand-written modules of
+//! `kernels/*.cu` (each compiled the first time one of its kernels is needed) and the kernels
+//! that plans generate. Compiled images are cached on disk (keyed by source hash, architecture
+//! and NVRTC version) and loaded once per process. No FMA contraction and no fast math: a fused
+//! kernel rounds exactly as the unfused ones do.
 
 use std::collections::HashMap;
 use std::ffi::{c_void, CString};
@@ -12,50 +14,92 @@ use cudarc::nvrtc::sys as nvrtc;
 use super::driver::{driver_error, Gpu};
 use crate::error::{device_error, Result};
 
-const COMMON: &str = include_str!("../../../kernels/common.cuh");
-
-/// The kernel modules: name and CUDA source.
-const SOURCES: [(&str, &str); 5] = [
-    (
-        "elementwise",
-        include_str!("../../../kernels/elementwise.cu"),
-    ),
-    ("reduce", include_str!("../../../kernels/reduce.cu")),
+/// The hand-written modules: name and CUDA source.
+const SOURCES: [(&str, &str); 3] = [
     ("index", include_str!("../../../kernels/index.cu")),
     ("conv", include_str!("../../../kernels/conv.cu")),
     ("fault", include_str!("../../../kernels/fault.cu")),
 ];
 
+#[derive(Default)]
 pub struct Modules {
-    functions: HashMap<String, sys::CUfunction>,
-    loaded: Vec<sys::CUmodule>,
+    functions: HashMap<(String, String), sys::CUfunction>,
+    loaded: HashMap<String, sys::CUmodule>,
+}
+
+/// A kernel ready to launch (its module stays loaded for the life of the process).
+#[derive(Clone, Copy, Debug)]
+pub struct Kernel {
+    function: sys::CUfunction,
 }
 
 /// Block size of every grid-stride kernel.
 pub const BLOCK: u32 = 256;
 
+/// The options every compilation uses besides the architecture.
+const OPTIONS: [&str; 2] = ["--std=c++17", "--fmad=false"];
+
 impl Gpu {
-    /// A kernel by name, loading (and if needed compiling) the modules on first use.
-    fn function(&self, name: &str) -> Result<sys::CUfunction> {
+    /// A kernel of a hand-written module, compiling (or loading) the module on first use.
+    fn function(&self, module: &str, name: &str) -> Result<sys::CUfunction> {
         let mut modules = self.modules.borrow_mut();
-        if modules.is_none() {
-            let start = std::time::Instant::now();
-            *modules = Some(load_all(self)?);
-            crate::stats::record_setup(start.elapsed().as_secs_f64());
-        }
-        let modules = modules.as_mut().expect("loaded above");
-        if let Some(&f) = modules.functions.get(name) {
+        let modules = modules.get_or_insert_with(Modules::default);
+        let key = (module.to_string(), name.to_string());
+        if let Some(&f) = modules.functions.get(&key) {
             return Ok(f);
         }
-        let c_name = CString::new(name).expect("kernel names have no NUL");
-        for &module in &modules.loaded {
-            // SAFETY: modules stay loaded for the life of the process.
-            if let Ok(f) = unsafe { cu::module::get_function(module, c_name.clone()) } {
-                modules.functions.insert(name.to_string(), f);
-                return Ok(f);
+        let loaded = match modules.loaded.get(module) {
+            Some(&m) => m,
+            None => {
+                let (_, source) = SOURCES
+                    .iter()
+                    .find(|(n, _)| *n == module)
+                    .ok_or_else(|| device_error(format!("no gpu kernel module {module}")))?;
+                let m = self.load_source(module, source)?;
+                modules.loaded.insert(module.to_string(), m);
+                m
             }
-        }
-        Err(device_error(format!("no gpu kernel named {name}")))
+        };
+        let f = function_of(loaded, name)?;
+        modules.functions.insert(key, f);
+        Ok(f)
+    }
+
+    /// Compiles (or finds in the disk cache) and loads generated CUDA C, and returns its
+    /// kernels named `entries`.
+    pub fn generated(&self, label: &str, source: &str, entries: &[&str]) -> Result<Vec<Kernel>> {
+        let module = self.load_source(label, source)?;
+        entries
+            .iter()
+            .map(|e| function_of(module, e).map(|function| Kernel { function }))
+            .collect()
+    }
+
+    fn load_source(&self, label: &str, source: &str) -> Result<sys::CUmodule> {
+        let start = std::time::Instant::now();
+        let arch = self.arch();
+        let (major, minor) = nvrtc_version();
+        let file = cache_dir().map(|d| {
+            d.join(format!(
+                "{label}-{:016x}-{arch}-nvrtc{major}.{minor}.cubin",
+                source_hash(source)
+            ))
+        });
+        let image = match file.as_ref().and_then(|f| std::fs::read(f).ok()) {
+            Some(bytes) => bytes,
+            None => {
+                let image = compile(label, source, &arch)?;
+                if let Some(f) = &file {
+                    write_atomically(f, &image);
+                }
+                image
+            }
+        };
+        // SAFETY: a cubin image produced by NVRTC for this device.
+        let module = unsafe { cu::module::load_data(image.as_ptr() as *const c_void) }
+            .map_err(|e| driver_error("cannot load the gpu kernels", e))?;
+        crate::stats::record_setup(start.elapsed().as_secs_f64());
+        Ok(module)
     }
 
     /// Grid size for a grid-stride kernel over `n` elements.
@@ -64,36 +108,75 @@ impl Gpu {
         wanted.min(self.multiprocessors as usize * 16) as u32
     }
 
-    /// Launches `name` over `elements` elements with `args` (pointers to each argument, in
-    /// order). Counted as one kernel.
+    /// Launches kernel `name` of a hand-written module over `elements` elements with `args`
+    /// (pointers to each argument, in order). Counted as one kernel.
     pub fn launch(
         &self,
+        module: &str,
+        name: &str,
+        elements: usize,
+        grid: (u32, u32, u32),
+        block: (u32, u32, u32),
+        args: &mut [*mut c_void],
+    ) -> Result<()> {
+        let function = self.function(module, name)?;
+        self.launch_kernel(Kernel { function }, name, elements, grid, block, args)
+    }
+
+    /// Launches a kernel: `name` is what faults are injected by and errors say.
+    pub fn launch_kernel(
+        &self,
+        kernel: Kernel,
         name: &str,
         elements: usize,
         mut grid: (u32, u32, u32),
         mut block: (u32, u32, u32),
         mut args: &mut [*mut c_void],
     ) -> Result<()> {
-        let mut f = self.function(name)?;
+        let mut f = kernel.function;
         match injected_fault(name) {
             None => {}
             Some(Fault::Launch) => block = (2 * MAX_THREADS_PER_BLOCK, 1, 1),
             Some(Fault::Trap) => {
-                (f, grid, block, args) =
-                    (self.function("fault_trap")?, (1, 1, 1), (1, 1, 1), &mut [])
+                (f, grid, block, args) = (
+                    self.function("fault", "fault_trap")?,
+                    (1, 1, 1),
+                    (1, 1, 1),
+                    &mut [],
+                )
             }
         }
         self.note_launch(elements);
         // SAFETY: the caller passes one pointer per kernel parameter, to values of the kernel's
-        // parameter types (`abi.rs` mirrors the CUDA structs), alive for this call.
+        // parameter types, alive for this call.
         let launched = unsafe { cu::launch_kernel(f, grid, block, 0, self.stream, args) };
         self.check(&format!("gpu kernel {name} failed to launch"), launched)
     }
 
-    /// Launches a grid-stride kernel over `n` elements.
-    pub fn launch_over(&self, name: &str, n: usize, args: &mut [*mut c_void]) -> Result<()> {
-        self.launch(name, n, (self.grid_for(n), 1, 1), (BLOCK, 1, 1), args)
+    /// Launches a grid-stride kernel of a hand-written module over `n` elements.
+    pub fn launch_over(
+        &self,
+        module: &str,
+        name: &str,
+        n: usize,
+        args: &mut [*mut c_void],
+    ) -> Result<()> {
+        self.launch(
+            module,
+            name,
+            n,
+            (self.grid_for(n), 1, 1),
+            (BLOCK, 1, 1),
+            args,
+        )
     }
+}
+
+fn function_of(module: sys::CUmodule, name: &str) -> Result<sys::CUfunction> {
+    let c_name = CString::new(name).expect("kernel names have no NUL");
+    // SAFETY: modules stay loaded for the life of the process.
+    unsafe { cu::module::get_function(module, c_name) }
+        .map_err(|_| device_error(format!("no gpu kernel named {name}")))
 }
 
 /// CUDA's limit on a block, on every architecture arrsh runs on.
@@ -155,56 +238,6 @@ fn cache_dir() -> Option<PathBuf> {
     dirs::cache_dir().map(|d| d.join("arrsh").join("kernels"))
 }
 
-fn load_all(gpu: &Gpu) -> Result<Modules> {
-    let arch = gpu.arch();
-    let (major, minor) = nvrtc_version();
-    let dir = cache_dir();
-    let images: Vec<Result<Vec<u8>>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = SOURCES
-            .iter()
-            .map(|&(name, source)| {
-                let (arch, dir) = (&arch, &dir);
-                scope.spawn(move || {
-                    let text = format!("{COMMON}\n{source}");
-                    let file = dir.as_ref().map(|d| {
-                        d.join(format!(
-                            "{name}-{:016x}-{arch}-nvrtc{major}.{minor}.cubin",
-                            source_hash(&text)
-                        ))
-                    });
-                    if let Some(bytes) = file.as_ref().and_then(|f| std::fs::read(f).ok()) {
-                        return Ok(bytes);
-                    }
-                    let image = compile(name, &text, arch)?;
-                    if let Some(f) = file {
-                        write_atomically(&f, &image);
-                    }
-                    Ok(image)
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(device_error("kernel compilation failed")))
-            })
-            .collect()
-    });
-    let mut loaded = Vec::with_capacity(images.len());
-    for image in images {
-        let image = image?;
-        // SAFETY: a cubin image produced by NVRTC for this device.
-        let module = unsafe { cu::module::load_data(image.as_ptr() as *const c_void) }
-            .map_err(|e| driver_error("cannot load the gpu kernels", e))?;
-        loaded.push(module);
-    }
-    Ok(Modules {
-        functions: HashMap::new(),
-        loaded,
-    })
-}
-
 /// A cache write that a concurrent process never sees half-done; failures only cost a recompile.
 fn write_atomically(file: &std::path::Path, bytes: &[u8]) {
     let Some(dir) = file.parent() else { return };
@@ -217,22 +250,14 @@ fn write_atomically(file: &std::path::Path, bytes: &[u8]) {
     }
 }
 
-/// Compiles one module to a cubin for `arch`.
-pub fn compile(name: &str, text: &str, arch: &str) -> Result<Vec<u8>> {
-    let fail = |what: &str| {
-        device_error(format!(
-            "cannot compile the gpu kernels ({name}.cu): {what}"
-        ))
-    };
+/// Compiles CUDA C to a cubin for `arch`; `label` names the source in errors.
+pub fn compile(label: &str, text: &str, arch: &str) -> Result<Vec<u8>> {
+    let fail = |what: &str| device_error(format!("cannot compile the gpu kernel {label}: {what}"));
     let source = CString::new(text).map_err(|_| fail("NUL in source"))?;
-    let file_name = CString::new(format!("{name}.cu")).expect("no NUL");
-    let options = [
-        format!("--gpu-architecture={arch}"),
-        "--std=c++17".to_string(),
-    ];
-    let options: Vec<CString> = options
-        .iter()
-        .map(|o| CString::new(o.as_str()).expect("no NUL"))
+    let file_name = CString::new(format!("{label}.cu")).expect("no NUL");
+    let options: Vec<CString> = std::iter::once(format!("--gpu-architecture={arch}"))
+        .chain(OPTIONS.iter().map(|o| o.to_string()))
+        .map(|o| CString::new(o).expect("no NUL"))
         .collect();
     let pointers: Vec<*const std::ffi::c_char> = options.iter().map(|o| o.as_ptr()).collect();
     // SAFETY: NVRTC's C API with valid C strings; the program is destroyed on every path.
@@ -269,22 +294,7 @@ pub fn compile(name: &str, text: &str, arch: &str) -> Result<Vec<u8>> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Compiles every module with NVRTC when the library is there (it needs no GPU).
-    #[test]
-    fn every_kernel_module_compiles() {
-        // SAFETY: only tries to open the library.
-        if !unsafe { nvrtc::is_culib_present() } {
-            eprintln!("skipped: no NVRTC library");
-            return;
-        }
-        for (name, source) in SOURCES {
-            let image = compile(name, &format!("{COMMON}\n{source}"), "sm_90")
-                .unwrap_or_else(|e| panic!("{}", e.message));
-            assert!(image.len() > 1000, "{name}: {} bytes", image.len());
-        }
-    }
+/// The hand-written modules, for the test that compiles each (it needs NVRTC, not a gpu).
+pub fn hand_written() -> &'static [(&'static str, &'static str)] {
+    &SOURCES
 }

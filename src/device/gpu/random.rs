@@ -6,7 +6,7 @@ use cudarc::curand::{result as curand, sys};
 
 use super::driver::Gpu;
 use super::memory::GpuBuffer;
-use crate::array::dtype::DType;
+use crate::base::DType;
 use crate::error::{device_error, Result};
 
 pub enum Distribution {

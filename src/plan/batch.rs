@@ -1,0 +1,339 @@
+//! Deferred elementwise work: the values and in-place writes that statements made and nothing
+//! has observed yet. All of it is over one shape on one device, and every expression in it is a
+//! function of the buffers' contents as they were when the batch began — nothing has been
+//! written yet — so it all runs as one kernel: each element is read by the thread that writes
+//! it, reads first. What would break that (a read of a buffer through another layout than the
+//! one a pending write stores through, a new shape or device) runs the batch first.
+
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
+
+use super::expr::{Expr, NodeKind};
+use super::{Operand, Pending, Storage};
+use crate::base::layout::{shape_size, Layout};
+use crate::device::{Buffer, Device};
+use crate::error::Result;
+
+/// More than this many operations, leaves or outputs in one kernel and the batch runs first:
+/// it keeps kernels' parameter lists and compile times small.
+const MAX_OPERATIONS: usize = 96;
+const MAX_LEAVES: usize = 24;
+const MAX_OUTPUTS: usize = 12;
+
+struct Write {
+    buffer: Buffer,
+    layout: Layout,
+    expr: Expr,
+}
+
+#[derive(Default)]
+struct Batch {
+    device: Option<Device>,
+    shape: Vec<usize>,
+    values: Vec<Weak<Pending>>,
+    writes: Vec<Write>,
+    /// Buffers the batch reads, with the layouts it reads them through.
+    reads: Vec<(Buffer, Layout)>,
+}
+
+thread_local! {
+    static BATCH: RefCell<Batch> = RefCell::new(Batch::default());
+}
+
+impl Batch {
+    fn is_empty(&self) -> bool {
+        self.values.is_empty() && self.writes.is_empty()
+    }
+
+    fn write_of(&self, buffer: &Buffer) -> Option<&Write> {
+        self.writes.iter().find(|w| w.buffer.same_buffer(buffer))
+    }
+
+    fn reads_other_than(&self, buffer: &Buffer, layout: &Layout) -> bool {
+        self.reads
+            .iter()
+            .any(|(b, l)| b.same_buffer(buffer) && l != layout)
+    }
+
+    fn live_values(&self) -> Vec<Rc<Pending>> {
+        self.values.iter().filter_map(Weak::upgrade).collect()
+    }
+
+    fn roots(&self) -> Vec<Expr> {
+        let mut roots: Vec<Expr> = self.live_values().iter().filter_map(|p| p.expr()).collect();
+        roots.extend(self.writes.iter().map(|w| w.expr.clone()));
+        roots
+    }
+
+    fn fits(&self, device: Device, shape: &[usize], extra: &Expr) -> bool {
+        if self.is_empty() {
+            return true;
+        }
+        if self.device != Some(device) || self.shape != shape {
+            return false;
+        }
+        let mut roots = self.roots();
+        roots.push(extra.clone());
+        let refs: Vec<&Expr> = roots.iter().collect();
+        roots.len() <= MAX_OUTPUTS
+            && Expr::operation_count(&refs) <= MAX_OPERATIONS
+            && Expr::leaves(&refs).len() <= MAX_LEAVES
+    }
+
+    fn note_reads(&mut self, expr: &Expr) {
+        for leaf in Expr::leaves(&[expr]) {
+            if let NodeKind::Leaf { buffer, layout } = &leaf.node().kind {
+                let known = self
+                    .reads
+                    .iter()
+                    .any(|(b, l)| b.same_buffer(buffer) && l == layout);
+                if !known {
+                    self.reads.push((buffer.clone(), layout.clone()));
+                }
+            }
+        }
+    }
+
+    fn start(&mut self, device: Device, shape: &[usize]) {
+        if self.is_empty() {
+            self.device = Some(device);
+            self.shape = shape.to_vec();
+            self.reads.clear();
+        }
+    }
+}
+
+/// True when the batch reads or writes this buffer.
+pub fn involves(buffer: &Buffer) -> bool {
+    BATCH.with(|b| {
+        let b = b.borrow();
+        !b.is_empty()
+            && (b.write_of(buffer).is_some() || b.reads.iter().any(|(r, _)| r.same_buffer(buffer)))
+    })
+}
+
+pub fn has_pending() -> bool {
+    BATCH.with(|b| {
+        let b = b.borrow();
+        !b.writes.is_empty() || b.values.iter().any(|v| v.strong_count() > 0)
+    })
+}
+
+pub fn pending_positions() -> Vec<u64> {
+    BATCH.with(|b| {
+        let roots = b.borrow().roots();
+        Expr::positions(&roots.iter().collect::<Vec<_>>())
+    })
+}
+
+/// Whether reading `operand` over `shape` needs the batch run first.
+fn read_needs_flush(batch: &Batch, shape: &[usize], operand: &Operand) -> Result<bool> {
+    Ok(match operand.storage {
+        Storage::Pending(p) => {
+            p.result().is_none() && !(inlinable(p, operand.layout) && p.shape == shape)
+        }
+        Storage::Ready(b) => match batch.write_of(b) {
+            Some(w) => w.layout != operand.layout.broadcast_to(shape)?,
+            None => false,
+        },
+    })
+}
+
+fn inlinable(p: &Pending, layout: &Layout) -> bool {
+    *layout == Layout::contiguous(&p.shape)
+}
+
+pub fn inputs(
+    shape: &[usize],
+    operands: &[Operand],
+    target: Option<&Operand>,
+) -> Result<Vec<Expr>> {
+    let needs_flush = BATCH.with(|b| -> Result<bool> {
+        let batch = b.borrow();
+        for operand in operands {
+            if read_needs_flush(&batch, shape, operand)? {
+                return Ok(true);
+            }
+        }
+        if let Some(t) = target {
+            if let Storage::Ready(buffer) = t.storage {
+                let written_elsewhere = batch
+                    .write_of(buffer)
+                    .is_some_and(|w| w.layout != *t.layout);
+                if written_elsewhere || batch.reads_other_than(buffer, t.layout) {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
+    })?;
+    if needs_flush {
+        flush()?;
+    }
+    let mut exprs = Vec::with_capacity(operands.len());
+    for operand in operands {
+        let layout = operand.layout.broadcast_to(shape)?;
+        let overlaps_target =
+            target.is_some_and(|t| t.storage.same(operand.storage) && *t.layout != layout);
+        exprs.push(match operand.storage {
+            Storage::Pending(p) if p.result().is_none() => p.expr().expect("not computed yet"),
+            storage => {
+                let buffer = super::ready(storage)?;
+                let substituted = BATCH.with(|b| {
+                    b.borrow()
+                        .write_of(&buffer)
+                        .filter(|w| w.layout == layout)
+                        .map(|w| w.expr.clone())
+                });
+                match substituted {
+                    Some(e) => e,
+                    // `x[1:] += x[:-1]` reads elements other threads write: as NumPy does, it
+                    // reads a copy made first.
+                    None if overlaps_target => snapshot(&buffer, &layout, shape)?,
+                    None => Expr::leaf(buffer, layout),
+                }
+            }
+        });
+    }
+    Ok(exprs)
+}
+
+fn snapshot(buffer: &Buffer, layout: &Layout, shape: &[usize]) -> Result<Expr> {
+    let copy = run_now(
+        buffer.device(),
+        shape,
+        Expr::leaf(buffer.clone(), layout.clone()),
+    )?;
+    Ok(Expr::leaf(copy, Layout::contiguous(shape)))
+}
+
+/// Computes `expr` into a new buffer now, outside the batch.
+fn run_now(device: Device, shape: &[usize], expr: Expr) -> Result<Buffer> {
+    let buffer = Buffer::alloc(device, shape_size(shape)?, expr.dtype())?;
+    execute(
+        device,
+        shape,
+        &[(buffer.clone(), Layout::contiguous(shape), expr)],
+    )?;
+    Ok(buffer)
+}
+
+pub fn value(device: Device, shape: &[usize], expr: Expr) -> Result<Storage> {
+    crate::device::check_allocation(device, shape_size(shape)?, expr.dtype())?;
+    if !super::fusion() {
+        return Ok(Storage::Ready(run_now(device, shape, expr)?));
+    }
+    make_room(device, shape, &expr)?;
+    let pending = Rc::new(Pending {
+        expr: RefCell::new(Some(expr.clone())),
+        shape: shape.to_vec(),
+        device,
+        dtype: expr.dtype(),
+        result: Default::default(),
+    });
+    BATCH.with(|b| {
+        let mut batch = b.borrow_mut();
+        batch.start(device, shape);
+        batch.note_reads(&expr);
+        batch.values.retain(|v| v.strong_count() > 0);
+        batch.values.push(Rc::downgrade(&pending));
+    });
+    Ok(Storage::Pending(pending))
+}
+
+pub fn write(target: &Operand, expr: Expr) -> Result<()> {
+    let buffer = match target.storage {
+        Storage::Pending(p) if p.result().is_none() && inlinable(p, target.layout) => {
+            // A value not computed yet takes the new expression: `y = x * 2; y *= 3` is one
+            // pass (views and clones of y share the pending value, as they share a buffer).
+            p.expr.replace(Some(expr.clone()));
+            BATCH.with(|b| b.borrow_mut().note_reads(&expr));
+            return if BATCH.with(|b| b.borrow().fits(p.device, &p.shape, &expr)) {
+                Ok(())
+            } else {
+                flush()
+            };
+        }
+        storage => super::ready(storage)?,
+    };
+    let buffer = &buffer;
+    let device = buffer.device();
+    let shape = target.layout.shape.clone();
+    if !super::fusion() {
+        return execute(
+            device,
+            &shape,
+            &[(buffer.clone(), target.layout.clone(), expr)],
+        );
+    }
+    make_room(device, &shape, &expr)?;
+    BATCH.with(|b| {
+        let mut batch = b.borrow_mut();
+        batch.start(device, &shape);
+        batch.note_reads(&expr);
+        batch.writes.retain(|w| !w.buffer.same_buffer(buffer));
+        batch.writes.push(Write {
+            buffer: buffer.clone(),
+            layout: target.layout.clone(),
+            expr,
+        });
+    });
+    Ok(())
+}
+
+/// Runs the batch first when `expr` cannot join it.
+fn make_room(device: Device, shape: &[usize], expr: &Expr) -> Result<()> {
+    if BATCH.with(|b| b.borrow().fits(device, shape, expr)) {
+        Ok(())
+    } else {
+        flush()
+    }
+}
+
+pub fn flush() -> Result<()> {
+    let batch = BATCH.with(|b| std::mem::take(&mut *b.borrow_mut()));
+    let Some(device) = batch.device else {
+        return Ok(());
+    };
+    let values = batch.live_values();
+    let mut outputs = Vec::with_capacity(values.len() + batch.writes.len());
+    let mut fresh = Vec::with_capacity(values.len());
+    for p in &values {
+        let Some(expr) = p.expr() else { continue };
+        let buffer = Buffer::alloc(device, shape_size(&p.shape)?, p.dtype)?;
+        outputs.push((buffer.clone(), Layout::contiguous(&p.shape), expr));
+        fresh.push((p.clone(), buffer));
+    }
+    outputs.extend(
+        batch
+            .writes
+            .into_iter()
+            .map(|w| (w.buffer, w.layout, w.expr)),
+    );
+    if outputs.is_empty() {
+        return Ok(());
+    }
+    execute(device, &batch.shape, &outputs)?;
+    for (p, buffer) in fresh {
+        p.set_result(buffer);
+    }
+    Ok(())
+}
+
+/// Runs one kernel computing every output (`buffer` seen through `layout`, of `shape`).
+fn execute(device: Device, shape: &[usize], outputs: &[(Buffer, Layout, Expr)]) -> Result<()> {
+    if shape.contains(&0) {
+        return Ok(());
+    }
+    super::explain::record(device, shape, outputs);
+    let roots: Vec<&Expr> = outputs.iter().map(|(_, _, e)| e).collect();
+    super::record_pass(
+        device,
+        Expr::operation_count(&roots),
+        Expr::positions(&roots),
+    );
+    match device {
+        Device::Cpu => super::cpu::run(shape, outputs),
+        Device::Gpu => super::cuda::run(shape, outputs),
+    }
+}

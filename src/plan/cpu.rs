@@ -1,0 +1,706 @@
+//! The cpu runs a plan as one pass over memory: the flat iteration space is cut into tasks for
+//! the cores, each task into chunks that stay in the L1 cache, and for each chunk every node of
+//! the DAG is one tight loop (`cpu_math`, instantiated per dtype) from its arguments' chunk to
+//! its own. Contiguous leaves are read in place; strided ones are gathered first, and strided
+//! outputs scattered after. No temporary as large as the arrays exists, whatever the plan.
+
+use rayon::prelude::*;
+
+use super::cpu_math::{ComplexMath, Math};
+use super::expr::{Expr, NodeKind};
+use super::table::Op;
+use crate::base::element::{c128, c64, cast, Element};
+use crate::base::layout::{collapse, Layout};
+use crate::base::{DType, Scalar};
+use crate::device::Buffer;
+use crate::error::Result;
+use crate::with_dtype;
+
+/// Elements per chunk: 8 KB registers for f64 keep a plan's chunks in L1/L2.
+pub const CHUNK: usize = 1024;
+/// Elements per task given to a core.
+const TASK: usize = 64 * CHUNK;
+/// Plans over fewer elements run on the calling thread.
+const PARALLEL_FROM: usize = 1 << 15;
+
+/// One loop over `n` elements: inputs and output are contiguous runs of their dtypes.
+pub type Loop = unsafe fn(n: usize, inputs: &[*const u8], out: *mut u8);
+
+/// Where a node's chunk comes from.
+enum Step {
+    /// A leaf read in place (contiguous) or gathered (strided).
+    Load {
+        leaf: usize,
+    },
+    /// A host scalar: its register is filled once per task.
+    Constant(Scalar),
+    Compute {
+        run: Loop,
+        args: Vec<usize>,
+    },
+}
+
+struct Source {
+    pointer: usize,
+    layout: Layout,
+    size: usize,
+}
+
+pub(crate) struct Program {
+    shape: Vec<usize>,
+    steps: Vec<(Step, DType)>,
+    leaves: Vec<Source>,
+    /// (node index, destination) for each output.
+    stores: Vec<(usize, Source)>,
+}
+
+fn raw(buffer: &Buffer) -> usize {
+    buffer
+        .cpu()
+        .expect("cpu plans have cpu buffers")
+        .raw_pointer() as usize
+}
+
+impl Program {
+    /// The steps that compute `roots`, and how to reach the leaves' elements.
+    pub(crate) fn new(shape: &[usize], roots: &[&Expr], outputs: &[(Buffer, Layout)]) -> Program {
+        let nodes = Expr::topological(roots);
+        let mut index = rustc_hash::FxHashMap::default();
+        let mut leaf_layouts: Vec<Layout> = Vec::new();
+        let mut leaf_buffers: Vec<(usize, usize)> = Vec::new();
+        let mut steps = Vec::with_capacity(nodes.len());
+        for (i, node) in nodes.iter().enumerate() {
+            index.insert(node.id(), i);
+            let step = match &node.node().kind {
+                NodeKind::Leaf { buffer, layout } => {
+                    let key = (raw(buffer), 0);
+                    let found = leaf_buffers
+                        .iter()
+                        .zip(&leaf_layouts)
+                        .position(|(&k, l)| k == key && l == layout);
+                    let leaf = found.unwrap_or_else(|| {
+                        leaf_buffers.push(key);
+                        leaf_layouts.push(layout.clone());
+                        leaf_layouts.len() - 1
+                    });
+                    Step::Load { leaf }
+                }
+                NodeKind::Scalar(s) => Step::Constant(*s),
+                NodeKind::Cast(arg) => Step::Compute {
+                    run: cast_loop(arg.dtype(), node.dtype()),
+                    args: vec![index[&arg.id()]],
+                },
+                NodeKind::Apply { op, args } => {
+                    let dtypes: Vec<DType> = args.iter().map(Expr::dtype).collect();
+                    Step::Compute {
+                        run: op_loop(*op, &dtypes, node.dtype()),
+                        args: args.iter().map(|a| index[&a.id()]).collect(),
+                    }
+                }
+            };
+            steps.push((step, node.dtype()));
+        }
+        let mut all_layouts: Vec<Layout> = leaf_layouts.clone();
+        all_layouts.extend(outputs.iter().map(|(_, l)| l.clone()));
+        let mut refs: Vec<&mut Layout> = all_layouts.iter_mut().collect();
+        let collapsed = collapse(shape, &mut refs);
+        let (leaf_part, out_part) = all_layouts.split_at(leaf_layouts.len());
+        let leaves = leaf_buffers
+            .iter()
+            .zip(leaf_part)
+            .map(|(&(pointer, _), layout)| Source {
+                pointer,
+                layout: layout.clone(),
+                size: 0,
+            })
+            .collect::<Vec<_>>();
+        let mut program = Program {
+            shape: collapsed,
+            steps,
+            leaves,
+            stores: Vec::new(),
+        };
+        for (leaf, dtype) in program.leaf_dtypes() {
+            program.leaves[leaf].size = dtype.size();
+        }
+        program.stores = roots
+            .iter()
+            .zip(outputs)
+            .zip(out_part)
+            .map(|((root, (buffer, _)), layout)| {
+                (
+                    index[&root.id()],
+                    Source {
+                        pointer: raw(buffer),
+                        layout: layout.clone(),
+                        size: buffer.dtype().size(),
+                    },
+                )
+            })
+            .collect();
+        program
+    }
+
+    fn leaf_dtypes(&self) -> Vec<(usize, DType)> {
+        self.steps
+            .iter()
+            .filter_map(|(s, d)| match s {
+                Step::Load { leaf } => Some((*leaf, *d)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn size(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// Runs elements `[start, end)` of the flat iteration space: `sink` sees each chunk's value
+    /// of node `watch` (for reductions), and outputs are stored.
+    fn run_range(
+        &self,
+        start: usize,
+        end: usize,
+        watch: Option<usize>,
+        mut sink: impl FnMut(*const u8, usize),
+    ) {
+        let mut registers: Vec<Vec<u128>> = self
+            .steps
+            .iter()
+            .map(|(_, d)| vec![0u128; (CHUNK * d.size()).div_ceil(16)])
+            .collect();
+        for (i, (step, dtype)) in self.steps.iter().enumerate() {
+            if let Step::Constant(s) = step {
+                fill(registers[i].as_mut_ptr() as *mut u8, CHUNK, *s, *dtype);
+            }
+        }
+        let mut pointers: Vec<*const u8> = vec![std::ptr::null(); self.steps.len()];
+        let mut chunk_start = start;
+        while chunk_start < end {
+            let n = CHUNK.min(end - chunk_start);
+            for (i, (step, _)) in self.steps.iter().enumerate() {
+                pointers[i] = match step {
+                    Step::Load { leaf } => {
+                        let source = &self.leaves[*leaf];
+                        match contiguous_run(&source.layout, chunk_start) {
+                            Some(offset) => (source.pointer + offset * source.size) as *const u8,
+                            None => {
+                                let out = registers[i].as_mut_ptr() as *mut u8;
+                                // SAFETY: the register holds CHUNK elements; the layout lies
+                                // inside its buffer.
+                                unsafe { gather(source, &self.shape, chunk_start, n, out) };
+                                out
+                            }
+                        }
+                    }
+                    Step::Constant(_) => registers[i].as_ptr() as *const u8,
+                    Step::Compute { run, args } => {
+                        let inputs: smallvec_args::Args =
+                            args.iter().map(|&a| pointers[a]).collect();
+                        let out = registers[i].as_mut_ptr() as *mut u8;
+                        // SAFETY: each argument points at n elements of the loop's input dtype,
+                        // the output register has room for n of its own.
+                        unsafe { run(n, &inputs, out) };
+                        out
+                    }
+                };
+            }
+            if let Some(w) = watch {
+                sink(pointers[w], n);
+            }
+            for (node, destination) in &self.stores {
+                // SAFETY: the destination layout lies inside its buffer; chunks of different
+                // tasks write disjoint elements.
+                unsafe { scatter(destination, &self.shape, chunk_start, n, pointers[*node]) };
+            }
+            chunk_start += n;
+        }
+    }
+}
+
+mod smallvec_args {
+    /// Loop arguments without a heap allocation per chunk (at most three inputs).
+    pub struct Args {
+        items: [*const u8; 3],
+        len: usize,
+    }
+
+    impl FromIterator<*const u8> for Args {
+        fn from_iter<I: IntoIterator<Item = *const u8>>(iter: I) -> Args {
+            let mut args = Args {
+                items: [std::ptr::null(); 3],
+                len: 0,
+            };
+            for p in iter {
+                args.items[args.len] = p;
+                args.len += 1;
+            }
+            args
+        }
+    }
+
+    impl std::ops::Deref for Args {
+        type Target = [*const u8];
+        fn deref(&self) -> &[*const u8] {
+            &self.items[..self.len]
+        }
+    }
+}
+
+/// The buffer offset where elements `[start, start + CHUNK)` of a contiguous layout begin.
+fn contiguous_run(layout: &Layout, start: usize) -> Option<usize> {
+    layout.is_contiguous().then(|| layout.offset + start)
+}
+
+/// Buffer offsets of flat positions `start..start + n`, walked like an odometer.
+fn offsets(
+    layout: &Layout,
+    shape: &[usize],
+    start: usize,
+    n: usize,
+    mut each: impl FnMut(usize, isize),
+) {
+    let ndim = shape.len();
+    if ndim == 0 {
+        each(0, layout.offset as isize);
+        return;
+    }
+    let mut coords = vec![0usize; ndim];
+    let mut rest = start;
+    for d in (0..ndim).rev() {
+        coords[d] = rest % shape[d];
+        rest /= shape[d];
+    }
+    let mut offset: isize = layout.offset as isize
+        + coords
+            .iter()
+            .zip(&layout.strides)
+            .map(|(&c, &s)| c as isize * s)
+            .sum::<isize>();
+    let last = ndim - 1;
+    let (last_len, last_stride) = (shape[last], layout.strides[last]);
+    let mut k = 0;
+    while k < n {
+        let run = (last_len - coords[last]).min(n - k);
+        for j in 0..run {
+            each(k + j, offset + j as isize * last_stride);
+        }
+        k += run;
+        offset += run as isize * last_stride;
+        coords[last] += run;
+        let mut d = last;
+        while coords[d] == shape[d] && d > 0 {
+            offset -= shape[d] as isize * layout.strides[d];
+            coords[d] = 0;
+            d -= 1;
+            coords[d] += 1;
+            offset += layout.strides[d];
+        }
+    }
+}
+
+macro_rules! by_size {
+    ($size:expr, $T:ident => $body:expr) => {
+        match $size {
+            1 => {
+                type $T = u8;
+                $body
+            }
+            2 => {
+                type $T = u16;
+                $body
+            }
+            4 => {
+                type $T = u32;
+                $body
+            }
+            8 => {
+                type $T = u64;
+                $body
+            }
+            _ => {
+                type $T = u128;
+                $body
+            }
+        }
+    };
+}
+
+/// # Safety
+/// `out` has room for `n` elements; the layout lies inside the source's buffer.
+unsafe fn gather(source: &Source, shape: &[usize], start: usize, n: usize, out: *mut u8) {
+    by_size!(source.size, T => {
+        let base = source.pointer as *const T;
+        let out = out as *mut T;
+        offsets(&source.layout, shape, start, n, |k, offset| {
+            out.add(k).write(base.offset(offset).read_unaligned());
+        });
+    })
+}
+
+/// # Safety
+/// `values` holds `n` elements; the layout lies inside the destination's buffer.
+unsafe fn scatter(
+    destination: &Source,
+    shape: &[usize],
+    start: usize,
+    n: usize,
+    values: *const u8,
+) {
+    if let Some(offset) = contiguous_run(&destination.layout, start) {
+        let to = (destination.pointer + offset * destination.size) as *mut u8;
+        std::ptr::copy(values, to, n * destination.size);
+        return;
+    }
+    by_size!(destination.size, T => {
+        let base = destination.pointer as *mut T;
+        let values = values as *const T;
+        offsets(&destination.layout, shape, start, n, |k, offset| {
+            base.offset(offset).write_unaligned(values.add(k).read_unaligned());
+        });
+    })
+}
+
+fn fill(out: *mut u8, n: usize, value: Scalar, dtype: DType) {
+    with_dtype!(dtype, T => {
+        let v: T = value.cast();
+        // SAFETY: the register holds `n` elements of `dtype`.
+        let slice = unsafe { std::slice::from_raw_parts_mut(out as *mut T, n) };
+        slice.fill(v);
+    })
+}
+
+/// Runs a plan that computes `outputs` (each a buffer seen through a layout of `shape`).
+pub fn run(shape: &[usize], outputs: &[(Buffer, Layout, Expr)]) -> Result<()> {
+    let roots: Vec<&Expr> = outputs.iter().map(|(_, _, e)| e).collect();
+    let destinations: Vec<(Buffer, Layout)> = outputs
+        .iter()
+        .map(|(b, l, _)| (b.clone(), l.clone()))
+        .collect();
+    let program = Program::new(shape, &roots, &destinations);
+    let size = program.size();
+    if size >= PARALLEL_FROM {
+        (0..size.div_ceil(TASK)).into_par_iter().for_each(|t| {
+            let start = t * TASK;
+            program.run_range(start, (start + TASK).min(size), None, |_, _| {});
+        });
+    } else {
+        program.run_range(0, size, None, |_, _| {});
+    }
+    Ok(())
+}
+
+/// The value of an expression of host scalars.
+pub fn run_scalar(expr: &Expr) -> Result<Scalar> {
+    let program = Program::new(&[], &[expr], &[]);
+    let root = program.steps.len() - 1;
+    let mut out = Scalar::Int(0);
+    program.run_range(0, 1, Some(root), |pointer, _| {
+        out = with_dtype!(expr.dtype(), T => unsafe { (pointer as *const T).read() }.to_scalar());
+    });
+    Ok(out)
+}
+
+// SAFETY (for the `Program` shared between rayon tasks): its pointers are plain addresses of
+// buffers that stay alive and unaliased by other code while the plan runs.
+unsafe impl Sync for Program {}
+
+/// Runs `program` over `[start, end)`, handing each chunk of node `watch` to `sink`.
+pub(crate) fn run_watching(
+    program: &Program,
+    start: usize,
+    end: usize,
+    sink: impl FnMut(*const u8, usize),
+) {
+    let watch = program.steps.len() - 1;
+    program.run_range(start, end, Some(watch), sink);
+}
+
+impl Program {
+    pub(crate) fn len(&self) -> usize {
+        self.size()
+    }
+
+    /// The dtype of the last node, the one reductions watch.
+    pub(crate) fn value_dtype(&self) -> DType {
+        self.steps.last().expect("plans have nodes").1
+    }
+
+    /// Reads the elements of one layout of a cpu buffer (at `pointer`, of `from`) as `to`:
+    /// built without `Expr`, so lanes of a reduction can be planned on any thread.
+    pub(crate) fn single_leaf(pointer: usize, layout: Layout, from: DType, to: DType) -> Program {
+        let mut steps = vec![(Step::Load { leaf: 0 }, from)];
+        if from != to {
+            steps.push((
+                Step::Compute {
+                    run: cast_loop(from, to),
+                    args: vec![0],
+                },
+                to,
+            ));
+        }
+        Program {
+            shape: layout.shape.clone(),
+            steps,
+            leaves: vec![Source {
+                pointer,
+                layout,
+                size: from.size(),
+            }],
+            stores: Vec::new(),
+        }
+    }
+}
+
+// ---- loops ----
+
+const fn op_of(code: u8) -> Op {
+    // SAFETY: only called with `Op::X as u8` constants.
+    unsafe { std::mem::transmute::<u8, Op>(code) }
+}
+
+unsafe fn map2<T: Math, const OP: u8>(n: usize, ins: &[*const u8], out: *mut u8) {
+    let a = std::slice::from_raw_parts(ins[0] as *const T, n);
+    let b = std::slice::from_raw_parts(ins[1] as *const T, n);
+    let o = std::slice::from_raw_parts_mut(out as *mut T, n);
+    let op = op_of(OP);
+    for ((o, &a), &b) in o.iter_mut().zip(a).zip(b) {
+        *o = T::binary(op, a, b);
+    }
+}
+
+unsafe fn compare2<T: Math, const OP: u8>(n: usize, ins: &[*const u8], out: *mut u8) {
+    let a = std::slice::from_raw_parts(ins[0] as *const T, n);
+    let b = std::slice::from_raw_parts(ins[1] as *const T, n);
+    let o = std::slice::from_raw_parts_mut(out as *mut bool, n);
+    let op = op_of(OP);
+    for ((o, &a), &b) in o.iter_mut().zip(a).zip(b) {
+        *o = T::compare(op, a, b);
+    }
+}
+
+unsafe fn map1<T: Math, const OP: u8>(n: usize, ins: &[*const u8], out: *mut u8) {
+    let a = std::slice::from_raw_parts(ins[0] as *const T, n);
+    let o = std::slice::from_raw_parts_mut(out as *mut T, n);
+    let op = op_of(OP);
+    for (o, &a) in o.iter_mut().zip(a) {
+        *o = T::unary(op, a);
+    }
+}
+
+unsafe fn test1<T: Math, const OP: u8>(n: usize, ins: &[*const u8], out: *mut u8) {
+    let a = std::slice::from_raw_parts(ins[0] as *const T, n);
+    let o = std::slice::from_raw_parts_mut(out as *mut bool, n);
+    let op = op_of(OP);
+    for (o, &a) in o.iter_mut().zip(a) {
+        *o = T::predicate(op, a);
+    }
+}
+
+unsafe fn part1<T: ComplexMath, const OP: u8>(n: usize, ins: &[*const u8], out: *mut u8) {
+    let a = std::slice::from_raw_parts(ins[0] as *const T, n);
+    let o = std::slice::from_raw_parts_mut(out as *mut T::Part, n);
+    let op = op_of(OP);
+    for (o, &a) in o.iter_mut().zip(a) {
+        *o = T::part(op, a);
+    }
+}
+
+unsafe fn choose<T: Copy>(n: usize, ins: &[*const u8], out: *mut u8) {
+    let c = std::slice::from_raw_parts(ins[0] as *const bool, n);
+    let a = std::slice::from_raw_parts(ins[1] as *const T, n);
+    let b = std::slice::from_raw_parts(ins[2] as *const T, n);
+    let o = std::slice::from_raw_parts_mut(out as *mut T, n);
+    for (((o, &c), &a), &b) in o.iter_mut().zip(c).zip(a).zip(b) {
+        *o = if c { a } else { b };
+    }
+}
+
+unsafe fn clip<T: Math>(n: usize, ins: &[*const u8], out: *mut u8) {
+    let x = std::slice::from_raw_parts(ins[0] as *const T, n);
+    let low = std::slice::from_raw_parts(ins[1] as *const T, n);
+    let high = std::slice::from_raw_parts(ins[2] as *const T, n);
+    let o = std::slice::from_raw_parts_mut(out as *mut T, n);
+    for (((o, &x), &low), &high) in o.iter_mut().zip(x).zip(low).zip(high) {
+        *o = T::clip(x, low, high);
+    }
+}
+
+/// `int64 < uint64` and friends, compared exactly (NumPy's `qQ->?` loops).
+unsafe fn compare_mixed<A: Element + Into<i128>, B: Element + Into<i128>, const OP: u8>(
+    n: usize,
+    ins: &[*const u8],
+    out: *mut u8,
+) {
+    let a = std::slice::from_raw_parts(ins[0] as *const A, n);
+    let b = std::slice::from_raw_parts(ins[1] as *const B, n);
+    let o = std::slice::from_raw_parts_mut(out as *mut bool, n);
+    let op = op_of(OP);
+    for ((o, &a), &b) in o.iter_mut().zip(a).zip(b) {
+        let (a, b): (i128, i128) = (a.into(), b.into());
+        *o = i128_compare(op, a, b);
+    }
+}
+
+#[inline(always)]
+fn i128_compare(op: Op, a: i128, b: i128) -> bool {
+    match op {
+        Op::Equal => a == b,
+        Op::NotEqual => a != b,
+        Op::Less => a < b,
+        Op::LessEqual => a <= b,
+        Op::Greater => a > b,
+        Op::GreaterEqual => a >= b,
+        Op::LogicalAnd => a != 0 && b != 0,
+        Op::LogicalOr => a != 0 || b != 0,
+        _ => (a != 0) != (b != 0),
+    }
+}
+
+unsafe fn cast_run<T: Copy, U: crate::base::element::CastFrom<T>>(
+    n: usize,
+    ins: &[*const u8],
+    out: *mut u8,
+) {
+    let a = std::slice::from_raw_parts(ins[0] as *const T, n);
+    let o = std::slice::from_raw_parts_mut(out as *mut U, n);
+    for (o, &a) in o.iter_mut().zip(a) {
+        *o = cast(a);
+    }
+}
+
+fn cast_loop(from: DType, to: DType) -> Loop {
+    with_dtype!(from, T => with_dtype!(to, U => cast_run::<T, U> as Loop))
+}
+
+macro_rules! pick {
+    ($op:expr, $wrapper:ident, $T:ty, [$($name:ident),* $(,)?]) => {
+        match $op {
+            $(Op::$name => $wrapper::<$T, { Op::$name as u8 }> as Loop,)*
+            other => unreachable!("{other:?} is not in this family"),
+        }
+    };
+}
+
+fn binary_loop<T: Math>(op: Op) -> Loop {
+    pick!(
+        op,
+        map2,
+        T,
+        [
+            Add,
+            Subtract,
+            Multiply,
+            Divide,
+            FloorDivide,
+            Remainder,
+            Fmod,
+            Power,
+            FloatPower,
+            Maximum,
+            Minimum,
+            Fmax,
+            Fmin,
+            Arctan2,
+            Hypot,
+            Copysign,
+            Logaddexp,
+            Logaddexp2,
+            Heaviside,
+            Nextafter,
+            BitwiseAnd,
+            BitwiseOr,
+            BitwiseXor,
+            LeftShift,
+            RightShift,
+        ]
+    )
+}
+
+fn compare_loop<T: Math>(op: Op) -> Loop {
+    pick!(
+        op,
+        compare2,
+        T,
+        [
+            Equal,
+            NotEqual,
+            Less,
+            LessEqual,
+            Greater,
+            GreaterEqual,
+            LogicalAnd,
+            LogicalOr,
+            LogicalXor,
+        ]
+    )
+}
+
+fn unary_loop<T: Math>(op: Op) -> Loop {
+    pick!(
+        op,
+        map1,
+        T,
+        [
+            Negative, Positive, Absolute, Sign, Square, Reciprocal, Conjugate, Sqrt, Cbrt, Exp,
+            Exp2, Expm1, Log, Log2, Log10, Log1p, Sin, Cos, Tan, Arcsin, Arccos, Arctan, Sinh,
+            Cosh, Tanh, Arcsinh, Arccosh, Arctanh, Floor, Ceil, Trunc, Rint, Deg2rad, Rad2deg,
+            Invert, Spacing,
+        ]
+    )
+}
+
+fn predicate_loop<T: Math>(op: Op) -> Loop {
+    pick!(op, test1, T, [Isnan, Isinf, Isfinite, Signbit, LogicalNot])
+}
+
+fn part_loop<T: ComplexMath>(op: Op) -> Loop {
+    pick!(op, part1, T, [Absolute, Real, Imag])
+}
+
+fn mixed_compare<const OP: u8>(a: DType, b: DType) -> Loop {
+    match (a, b) {
+        (DType::I64, DType::U64) => compare_mixed::<i64, u64, OP>,
+        (DType::U64, DType::I64) => compare_mixed::<u64, i64, OP>,
+        other => unreachable!("no mixed comparison for {other:?}"),
+    }
+}
+
+/// The loop a node of `op` runs, for arguments of `inputs` dtypes giving `output`.
+pub fn op_loop(op: Op, inputs: &[DType], output: DType) -> Loop {
+    let t = inputs[0];
+    match op {
+        Op::Equal
+        | Op::NotEqual
+        | Op::Less
+        | Op::LessEqual
+        | Op::Greater
+        | Op::GreaterEqual
+        | Op::LogicalAnd
+        | Op::LogicalOr
+        | Op::LogicalXor => {
+            if inputs[1] != t {
+                return match op {
+                    Op::Equal => mixed_compare::<{ Op::Equal as u8 }>(t, inputs[1]),
+                    Op::NotEqual => mixed_compare::<{ Op::NotEqual as u8 }>(t, inputs[1]),
+                    Op::Less => mixed_compare::<{ Op::Less as u8 }>(t, inputs[1]),
+                    Op::LessEqual => mixed_compare::<{ Op::LessEqual as u8 }>(t, inputs[1]),
+                    Op::Greater => mixed_compare::<{ Op::Greater as u8 }>(t, inputs[1]),
+                    _ => mixed_compare::<{ Op::GreaterEqual as u8 }>(t, inputs[1]),
+                };
+            }
+            with_dtype!(t, T => compare_loop::<T>(op))
+        }
+        Op::Isnan | Op::Isinf | Op::Isfinite | Op::Signbit | Op::LogicalNot => {
+            with_dtype!(t, T => predicate_loop::<T>(op))
+        }
+        Op::Absolute | Op::Real | Op::Imag if t.is_complex() => match t {
+            DType::C64 => part_loop::<c64>(op),
+            _ => part_loop::<c128>(op),
+        },
+        Op::Where => with_dtype!(output, T => choose::<T> as Loop),
+        Op::Clip => with_dtype!(t, T => clip::<T> as Loop),
+        _ if inputs.len() == 2 => with_dtype!(t, T => binary_loop::<T>(op)),
+        _ => with_dtype!(t, T => unary_loop::<T>(op)),
+    }
+}

@@ -1,0 +1,1070 @@
+//! The gpu renders a plan as CUDA C: one kernel whose threads each load their elements of every
+//! leaf, compute the DAG in registers (with the functions of `kernels/elementwise.cuh`) and
+//! store every output — or hand the value to a reduction (`kernels/reduce.cuh`). Kernels are
+//! cached in memory by the plan's shape (nodes, dtypes, how each operand is laid out), not its
+//! data, and on disk by their source, so a plan seen before costs a hash lookup.
+
+use std::cell::RefCell;
+use std::ffi::c_void;
+use std::fmt::Write as _;
+
+use rustc_hash::FxHashMap;
+
+use super::expr::{Expr, NodeKind};
+use super::reduce::Reduction;
+use super::table;
+use crate::base::element::f16;
+use crate::base::layout::{collapse, Layout};
+use crate::base::{DType, Scalar};
+use crate::device::gpu::modules::{Kernel, BLOCK};
+use crate::device::gpu::{gpu, Gpu};
+use crate::device::{Buffer, Device};
+use crate::error::Result;
+use crate::with_dtype;
+
+const PRELUDE: &str = include_str!("../../kernels/elementwise.cuh");
+const REDUCE: &str = include_str!("../../kernels/reduce.cuh");
+
+/// How a kernel reaches an operand's elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Access {
+    /// Element i is at `p[i]` (the pointer already at the view's first element).
+    Contiguous,
+    /// Every element is `p[0]` (a broadcast scalar-like array).
+    Uniform,
+    /// Element i is at `p[Σ coordᵈ · strideᵈ]`.
+    Strided,
+}
+
+struct Operand {
+    buffer: Buffer,
+    layout: Layout,
+    access: Access,
+}
+
+/// A plan made ready for the gpu: nodes in order, operands laid out over a collapsed shape.
+struct Plan {
+    dims: Vec<usize>,
+    nodes: Vec<Expr>,
+    /// For each node that is a leaf, its operand; for each scalar, its parameter number.
+    leaf_of: Vec<Option<usize>>,
+    scalar_of: Vec<Option<usize>>,
+    leaves: Vec<Operand>,
+    scalars: Vec<(Scalar, DType)>,
+    outputs: Vec<(usize, Operand)>,
+    wide_index: bool,
+}
+
+fn access(layout: &Layout) -> Access {
+    if layout.strides.iter().all(|&s| s == 0) {
+        Access::Uniform
+    } else if layout.is_contiguous() {
+        Access::Contiguous
+    } else {
+        Access::Strided
+    }
+}
+
+impl Plan {
+    /// `roots` over `shape`; `outputs` are the layouts the roots are stored through (none for
+    /// a reduction, whose root is watched instead). `order` permutes the axes first (a reduced
+    /// axis goes last).
+    fn new(
+        shape: &[usize],
+        roots: &[&Expr],
+        outputs: &[(Buffer, Layout)],
+        order: Option<&[usize]>,
+    ) -> Plan {
+        let nodes = Expr::topological(roots);
+        let mut index = FxHashMap::default();
+        let mut leaves: Vec<(Buffer, Layout)> = Vec::new();
+        let mut scalars = Vec::new();
+        let mut leaf_of = Vec::with_capacity(nodes.len());
+        let mut scalar_of = Vec::with_capacity(nodes.len());
+        for (i, node) in nodes.iter().enumerate() {
+            index.insert(node.id(), i);
+            leaf_of.push(None);
+            scalar_of.push(None);
+            match &node.node().kind {
+                NodeKind::Leaf { buffer, layout } => {
+                    let found = leaves
+                        .iter()
+                        .position(|(b, l)| b.same_buffer(buffer) && l == layout);
+                    leaf_of[i] = Some(found.unwrap_or_else(|| {
+                        leaves.push((buffer.clone(), layout.clone()));
+                        leaves.len() - 1
+                    }));
+                }
+                NodeKind::Scalar(s) => {
+                    scalar_of[i] = Some(scalars.len());
+                    scalars.push((*s, node.dtype()));
+                }
+                _ => {}
+            }
+        }
+        let permute = |l: &Layout| match order {
+            None => l.clone(),
+            Some(o) => Layout {
+                shape: o.iter().map(|&a| l.shape[a]).collect(),
+                strides: o.iter().map(|&a| l.strides[a]).collect(),
+                offset: l.offset,
+            },
+        };
+        let shape: Vec<usize> = match order {
+            None => shape.to_vec(),
+            Some(o) => o.iter().map(|&a| shape[a]).collect(),
+        };
+        let mut layouts: Vec<Layout> = leaves.iter().map(|(_, l)| permute(l)).collect();
+        layouts.extend(outputs.iter().map(|(_, l)| permute(l)));
+        // A reduction along an axis keeps it as its own last axis.
+        let dims = if order.is_some() {
+            let last = shape.len() - 1;
+            let (mut front, mut back): (Vec<Layout>, Vec<Layout>) =
+                layouts.iter().map(|l| split_last(l, last)).unzip();
+            let mut refs: Vec<&mut Layout> = front.iter_mut().collect();
+            let mut dims = collapse(&shape[..last], &mut refs);
+            for (l, b) in front.iter_mut().zip(back.iter_mut()) {
+                l.shape.append(&mut b.shape);
+                l.strides.append(&mut b.strides);
+            }
+            dims.push(shape[last]);
+            layouts = front;
+            dims
+        } else {
+            let mut refs: Vec<&mut Layout> = layouts.iter_mut().collect();
+            collapse(&shape, &mut refs)
+        };
+        let (leaf_layouts, out_layouts) = layouts.split_at(leaves.len());
+        let size: usize = dims.iter().product();
+        let leaves: Vec<Operand> = leaves
+            .iter()
+            .zip(leaf_layouts)
+            .map(|((b, _), l)| Operand {
+                buffer: b.clone(),
+                layout: l.clone(),
+                access: access(l),
+            })
+            .collect();
+        let outputs: Vec<(usize, Operand)> = roots
+            .iter()
+            .zip(outputs)
+            .zip(out_layouts)
+            .map(|((r, (b, _)), l)| {
+                (
+                    index[&r.id()],
+                    Operand {
+                        buffer: b.clone(),
+                        layout: l.clone(),
+                        access: access(l),
+                    },
+                )
+            })
+            .collect();
+        let reach = |o: &Operand| -> usize {
+            o.layout
+                .shape
+                .iter()
+                .zip(&o.layout.strides)
+                .map(|(&n, &s)| n.saturating_sub(1) * s.unsigned_abs())
+                .sum()
+        };
+        let wide_index = size > i32::MAX as usize / 2
+            || leaves
+                .iter()
+                .chain(outputs.iter().map(|(_, o)| o))
+                .any(|o| reach(o) > i32::MAX as usize);
+        Plan {
+            dims,
+            nodes,
+            leaf_of,
+            scalar_of,
+            leaves,
+            scalars,
+            outputs,
+            wide_index,
+        }
+    }
+
+    fn size(&self) -> usize {
+        self.dims.iter().product()
+    }
+
+    /// What the compiled kernel depends on: the DAG's structure and dtypes, each operand's
+    /// dtype and access, the index width — never the data, pointers or sizes.
+    fn key(&self, kind: u32) -> Vec<u32> {
+        let mut key = vec![kind, self.dims.len() as u32, self.wide_index as u32];
+        let position: FxHashMap<usize, u32> = self
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.id(), i as u32))
+            .collect();
+        for (i, node) in self.nodes.iter().enumerate() {
+            key.push(node.dtype() as u32);
+            match &node.node().kind {
+                NodeKind::Leaf { .. } => {
+                    let leaf = self.leaf_of[i].expect("a leaf");
+                    key.extend([1, leaf as u32, self.leaves[leaf].access as u32]);
+                }
+                NodeKind::Scalar(_) => key.push(2),
+                NodeKind::Cast(arg) => key.extend([3, position[&arg.id()]]),
+                NodeKind::Apply { op, args } => {
+                    key.extend([4, *op as u32, args.len() as u32]);
+                    key.extend(args.iter().map(|a| position[&a.id()]));
+                }
+            }
+        }
+        for (node, out) in &self.outputs {
+            key.extend([
+                5,
+                *node as u32,
+                out.buffer.dtype() as u32,
+                out.access as u32,
+            ]);
+        }
+        key
+    }
+}
+
+fn split_last(l: &Layout, last: usize) -> (Layout, Layout) {
+    (
+        Layout {
+            shape: l.shape[..last].to_vec(),
+            strides: l.strides[..last].to_vec(),
+            offset: l.offset,
+        },
+        Layout {
+            shape: l.shape[last..].to_vec(),
+            strides: l.strides[last..].to_vec(),
+            offset: 0,
+        },
+    )
+}
+
+/// The C type a value of `dtype` has in registers (float16 computes in float).
+fn register(dtype: DType) -> &'static str {
+    match dtype {
+        DType::Bool => "bool",
+        DType::I8 => "i8",
+        DType::U8 => "u8",
+        DType::I16 => "i16",
+        DType::U16 => "u16",
+        DType::I32 => "i32",
+        DType::U32 => "u32",
+        DType::I64 => "i64",
+        DType::U64 => "u64",
+        DType::F16 | DType::F32 => "float",
+        DType::F64 => "double",
+        DType::C64 => "c64",
+        DType::C128 => "c128",
+    }
+}
+
+/// The C type of an element in memory.
+fn storage(dtype: DType) -> &'static str {
+    match dtype {
+        DType::F16 => "u16",
+        other => register(other),
+    }
+}
+
+fn load(dtype: DType, place: &str) -> String {
+    match dtype {
+        DType::F16 => format!("h2f({place})"),
+        _ => place.to_string(),
+    }
+}
+
+fn store(dtype: DType, value: &str) -> String {
+    match dtype {
+        DType::F16 => format!("f2h({value})"),
+        _ => value.to_string(),
+    }
+}
+
+/// `value` (of `from`) converted to `to`, as the cpu's `cast` converts.
+fn convert(from: DType, to: DType, value: &str) -> String {
+    if to == DType::F16 {
+        return match from {
+            DType::F64 => format!("h2f(d2h({value}))"),
+            DType::C128 => format!("h2f(d2h({value}.re))"),
+            DType::C64 => format!("rh({value}.re)"),
+            DType::F16 => value.to_string(),
+            _ => format!("rh(cvt<float>({value}))"),
+        };
+    }
+    let from_register = if from == DType::F16 {
+        "float"
+    } else {
+        register(from)
+    };
+    format!("cvt<{}, {from_register}>({value})", register(to))
+}
+
+struct Source {
+    text: String,
+}
+
+impl Source {
+    fn line(&mut self, text: impl AsRef<str>) {
+        self.text.push_str("    ");
+        self.text.push_str(text.as_ref());
+        self.text.push('\n');
+    }
+}
+
+/// The kernel's parameters after `n` and the dims: every leaf, output and scalar.
+fn parameters(plan: &Plan, index: &str) -> String {
+    let mut params = Vec::new();
+    let strides = |params: &mut Vec<String>, name: &str| {
+        for d in 0..plan.dims.len() {
+            params.push(format!("{index} {name}s{d}"));
+        }
+    };
+    for (k, leaf) in plan.leaves.iter().enumerate() {
+        params.push(format!(
+            "const {}* __restrict__ in{k}",
+            storage(leaf.buffer.dtype())
+        ));
+        if leaf.access == Access::Strided {
+            strides(&mut params, &format!("in{k}"));
+        }
+    }
+    for (k, (_, out)) in plan.outputs.iter().enumerate() {
+        params.push(format!("{}* out{k}", storage(out.buffer.dtype())));
+        if out.access == Access::Strided {
+            strides(&mut params, &format!("out{k}"));
+        }
+    }
+    for (k, (_, dtype)) in plan.scalars.iter().enumerate() {
+        params.push(format!("{} c{k}", register(*dtype)));
+    }
+    params.join(", ")
+}
+
+/// Emits the loads and the computation of element `idx` for lanes `lanes` (all loads first, so
+/// that several are in flight), leaving node values in `v{node}_{lane}`.
+fn emit_values(plan: &Plan, src: &mut Source, lanes: usize, index: &str, base: &str) {
+    let strided = plan
+        .leaves
+        .iter()
+        .chain(plan.outputs.iter().map(|(_, o)| o))
+        .any(|o| o.access == Access::Strided);
+    for l in 0..lanes {
+        src.line(format!("{index} idx_{l} = {base} + {l} * stride;"));
+        if strided {
+            src.line(format!("{index} q_{l} = idx_{l};"));
+            for d in (0..plan.dims.len()).rev() {
+                if d == 0 {
+                    src.line(format!("{index} k{d}_{l} = q_{l};"));
+                } else {
+                    src.line(format!("{index} k{d}_{l} = q_{l} % d{d}; q_{l} /= d{d};"));
+                }
+            }
+        }
+    }
+    let place = |name: &str, o: &Operand, l: usize| -> String {
+        match o.access {
+            Access::Contiguous => format!("{name}[idx_{l}]"),
+            Access::Uniform => format!("{name}[0]"),
+            Access::Strided => {
+                let terms: Vec<String> = (0..plan.dims.len())
+                    .map(|d| format!("k{d}_{l} * {name}s{d}"))
+                    .collect();
+                format!("{name}[{}]", terms.join(" + "))
+            }
+        }
+    };
+    for l in 0..lanes {
+        for (i, node) in plan.nodes.iter().enumerate() {
+            if let Some(leaf) = plan.leaf_of[i] {
+                let o = &plan.leaves[leaf];
+                let value = load(node.dtype(), &place(&format!("in{leaf}"), o, l));
+                src.line(format!("{} v{i}_{l} = {value};", register(node.dtype())));
+            }
+        }
+    }
+    let position: FxHashMap<usize, usize> = plan
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.id(), i))
+        .collect();
+    for l in 0..lanes {
+        for (i, node) in plan.nodes.iter().enumerate() {
+            let dtype = node.dtype();
+            let value = match &node.node().kind {
+                NodeKind::Leaf { .. } => continue,
+                NodeKind::Scalar(_) => format!("c{}", plan.scalar_of[i].expect("a scalar")),
+                NodeKind::Cast(arg) => {
+                    convert(arg.dtype(), dtype, &format!("v{}_{l}", position[&arg.id()]))
+                }
+                NodeKind::Apply { op, args } => {
+                    let row = table::row(*op);
+                    let half = args.first().is_some_and(|a| a.dtype() == DType::F16);
+                    let function = match (row.op, half) {
+                        (table::Op::Nextafter, true) => "op_nextafter_half",
+                        (table::Op::Spacing, true) => "op_spacing_half",
+                        _ => row.cuda,
+                    };
+                    let args: Vec<String> = args
+                        .iter()
+                        .map(|a| format!("v{}_{l}", position[&a.id()]))
+                        .collect();
+                    let call = format!("{function}({})", args.join(", "));
+                    if dtype == DType::F16 {
+                        format!("rh({call})")
+                    } else {
+                        call
+                    }
+                }
+            };
+            src.line(format!("{} v{i}_{l} = {value};", register(dtype)));
+        }
+    }
+}
+
+fn emit_stores(plan: &Plan, src: &mut Source, lanes: usize) {
+    for l in 0..lanes {
+        for (k, (node, out)) in plan.outputs.iter().enumerate() {
+            let target = match out.access {
+                Access::Strided => {
+                    let terms: Vec<String> = (0..plan.dims.len())
+                        .map(|d| format!("k{d}_{l} * out{k}s{d}"))
+                        .collect();
+                    format!("out{k}[{}]", terms.join(" + "))
+                }
+                _ => format!("out{k}[idx_{l}]"),
+            };
+            let value = store(out.buffer.dtype(), &format!("v{node}_{l}"));
+            src.line(format!("{target} = {value};"));
+        }
+    }
+}
+
+fn header(plan: &Plan, name: &str, extra: &str) -> (Source, &'static str) {
+    let index = if plan.wide_index { "i64" } else { "i32" };
+    let mut src = Source {
+        text: String::new(),
+    };
+    let dims: Vec<String> = (0..plan.dims.len())
+        .map(|d| format!("{index} d{d}"))
+        .collect();
+    let params = parameters(plan, index);
+    let mut all = vec![format!("{index} n")];
+    all.extend(dims);
+    if !params.is_empty() {
+        all.push(params);
+    }
+    if !extra.is_empty() {
+        all.push(extra.to_string());
+    }
+    let _ = writeln!(
+        src.text,
+        "extern \"C\" __global__ void {name}({}) {{",
+        all.join(", ")
+    );
+    src.line(format!(
+        "const {index} stride = ({index})blockDim.x * gridDim.x;"
+    ));
+    src.line(format!(
+        "{index} i = ({index})blockIdx.x * blockDim.x + threadIdx.x;"
+    ));
+    (src, index)
+}
+
+fn elementwise_text(plan: &Plan) -> String {
+    let (mut src, index) = header(plan, "elementwise", "");
+    src.line("for (; i + 3 * stride < n; i += 4 * stride) {");
+    emit_values(plan, &mut src, 4, index, "i");
+    emit_stores(plan, &mut src, 4);
+    src.line("}");
+    src.line("for (; i < n; i += stride) {");
+    emit_values(plan, &mut src, 1, index, "i");
+    emit_stores(plan, &mut src, 1);
+    src.line("}");
+    src.text.push_str("}\n");
+    format!("{PRELUDE}\n{}", src.text)
+}
+
+/// The generated CUDA C of an elementwise plan (`:explain --source`).
+pub fn elementwise_source(shape: &[usize], outputs: &[(Buffer, Layout, Expr)]) -> String {
+    let roots: Vec<&Expr> = outputs.iter().map(|(_, _, e)| e).collect();
+    let destinations: Vec<(Buffer, Layout)> = outputs
+        .iter()
+        .map(|(b, l, _)| (b.clone(), l.clone()))
+        .collect();
+    elementwise_text(&Plan::new(shape, &roots, &destinations, None))
+}
+
+/// A kernel parameter's bytes: the driver reads as many as the kernel declares (an `i32`
+/// index reads the low four of the little-endian i64).
+enum Param {
+    Index(i64),
+    Pointer(u64),
+    Value([u8; 16]),
+}
+
+impl Param {
+    fn pointer(&self) -> *mut c_void {
+        match self {
+            Param::Index(v) => v as *const i64 as *mut c_void,
+            Param::Pointer(p) => p as *const u64 as *mut c_void,
+            Param::Value(bytes) => bytes.as_ptr() as *mut c_void,
+        }
+    }
+}
+
+/// Parameter values in the order `parameters` declares them.
+fn arguments(plan: &Plan) -> Vec<Param> {
+    let index = Param::Index;
+    let mut args = vec![index(plan.size() as i64)];
+    args.extend(plan.dims.iter().map(|&d| index(d as i64)));
+    let operand = |args: &mut Vec<Param>, o: &Operand| {
+        let g = o.buffer.gpu().expect("gpu plans have gpu buffers");
+        args.push(Param::Pointer(g.element_pointer(o.layout.offset)));
+        if o.access == Access::Strided {
+            args.extend(o.layout.strides.iter().map(|&s| index(s as i64)));
+        }
+    };
+    for leaf in &plan.leaves {
+        operand(&mut args, leaf);
+    }
+    for (_, out) in &plan.outputs {
+        operand(&mut args, out);
+    }
+    for &(value, dtype) in &plan.scalars {
+        args.push(scalar_bytes(value, dtype));
+    }
+    args
+}
+
+fn scalar_bytes(value: Scalar, dtype: DType) -> Param {
+    let mut bytes = [0u8; 16];
+    with_dtype!(dtype, T => {
+        let v: T = value.cast();
+        // float16 travels as the float it computes in.
+        if dtype == DType::F16 {
+            let f = f16::to_f32(value.cast::<f16>());
+            bytes[..4].copy_from_slice(&f.to_le_bytes());
+        } else {
+            let size = std::mem::size_of::<T>();
+            // SAFETY: T is a plain number (or a pair of them) of `size` bytes.
+            let raw = unsafe { std::slice::from_raw_parts(std::ptr::from_ref(&v).cast::<u8>(), size) };
+            bytes[..size].copy_from_slice(raw);
+        }
+    });
+    Param::Value(bytes)
+}
+
+thread_local! {
+    /// Compiled kernels by plan shape.
+    static KERNELS: RefCell<FxHashMap<Vec<u32>, Vec<Kernel>>> = RefCell::new(FxHashMap::default());
+}
+
+/// The kernels of a plan shape, compiling them on a miss.
+fn kernels(
+    g: &Gpu,
+    key: Vec<u32>,
+    label: &str,
+    source: impl FnOnce() -> String,
+    entries: &[&str],
+) -> Result<Vec<Kernel>> {
+    if let Some(k) = KERNELS.with(|c| c.borrow().get(&key).cloned()) {
+        return Ok(k);
+    }
+    let compiled = g.generated(label, &source(), entries)?;
+    KERNELS.with(|c| c.borrow_mut().insert(key, compiled.clone()));
+    Ok(compiled)
+}
+
+fn launch(
+    g: &Gpu,
+    kernel: Kernel,
+    name: &str,
+    elements: usize,
+    grid: u32,
+    block: u32,
+    args: &[Param],
+) -> Result<()> {
+    let mut pointers: Vec<*mut c_void> = args.iter().map(Param::pointer).collect();
+    g.launch_kernel(
+        kernel,
+        name,
+        elements,
+        (grid, 1, 1),
+        (block, 1, 1),
+        &mut pointers,
+    )
+}
+
+/// Runs an elementwise plan on the gpu: one kernel.
+pub fn run(shape: &[usize], outputs: &[(Buffer, Layout, Expr)]) -> Result<()> {
+    let roots: Vec<&Expr> = outputs.iter().map(|(_, _, e)| e).collect();
+    let destinations: Vec<(Buffer, Layout)> = outputs
+        .iter()
+        .map(|(b, l, _)| (b.clone(), l.clone()))
+        .collect();
+    let plan = Plan::new(shape, &roots, &destinations, None);
+    let g = gpu()?;
+    let kernel = kernels(
+        g,
+        plan.key(0),
+        "elementwise",
+        || elementwise_text(&plan),
+        &["elementwise"],
+    )?[0];
+    let n = plan.size();
+    launch(
+        g,
+        kernel,
+        "elementwise",
+        n,
+        g.grid_for(n.div_ceil(4)),
+        BLOCK,
+        &arguments(&plan),
+    )
+}
+
+fn reduce_code(r: Reduction) -> u32 {
+    r as u32
+}
+
+/// The reduction's store: how its value (or index) is written to the 0-d output.
+fn store_struct(out: DType, acc: DType) -> String {
+    format!(
+        "struct Out {{ {}* p; long long k; __device__ void value({} v) {{ p[k] = {}; }} __device__ void index(long long i) {{ p[k] = ({})i; }} }};\n",
+        storage(out),
+        register(acc),
+        store(out, &convert(acc, out, "v")),
+        storage(out),
+    )
+}
+
+fn reduction_text(plan: &Plan, r: Reduction, out: DType) -> String {
+    let acc = plan.nodes.last().expect("plans have nodes").dtype();
+    let root = plan.nodes.len() - 1;
+    let a = register(acc);
+    let code = reduce_code(r);
+    let (mut src, index) = header(plan, "partial", &format!("Acc<{a}>* partials"));
+    for l in 0..4 {
+        src.line(format!("Acc<{a}> a{l} = identity<{code}, {a}>();"));
+    }
+    src.line("for (; i + 3 * stride < n; i += 4 * stride) {");
+    emit_values(plan, &mut src, 4, index, "i");
+    for l in 0..4 {
+        src.line(format!(
+            "a{l} = combine<{code}, {a}>(a{l}, lift<{code}, {a}>(v{root}_{l}, idx_{l}));"
+        ));
+    }
+    src.line("}");
+    src.line("for (; i < n; i += stride) {");
+    emit_values(plan, &mut src, 1, index, "i");
+    src.line(format!(
+        "a0 = combine<{code}, {a}>(a0, lift<{code}, {a}>(v{root}_0, idx_0));"
+    ));
+    src.line("}");
+    src.line(format!(
+        "Acc<{a}> acc = combine<{code}, {a}>(combine<{code}, {a}>(a0, a1), combine<{code}, {a}>(a2, a3));"
+    ));
+    src.line(format!("acc = block_reduce<{code}, {a}>(acc);"));
+    src.line("if (threadIdx.x == 0) partials[blockIdx.x] = acc;");
+    src.text.push_str("}\n");
+    let _ = writeln!(
+        src.text,
+        "{}extern \"C\" __global__ void finish(const Acc<{a}>* partials, long long count, {}* out, double divisor) {{\n    Out o; o.p = out; o.k = 0;\n    finish_reduction<{code}, {a}, Out>(partials, count, o, divisor);\n}}",
+        store_struct(out, acc),
+        storage(out),
+    );
+    format!("{PRELUDE}\n{REDUCE}\n{}", src.text)
+}
+
+/// The generated CUDA C of a full reduction (`:explain --source`).
+pub fn reduction_source(r: Reduction, expr: &Expr, shape: &[usize]) -> String {
+    let value = expr.clone().cast(r.accumulator(expr.dtype()));
+    let plan = Plan::new(shape, &[&value], &[], None);
+    reduction_text(&plan, r, r.result_dtype(expr.dtype()))
+}
+
+/// Bytes of one partial result (`Acc<A>`: a value and an index, aligned to 8).
+fn partial_bytes(acc: DType) -> usize {
+    acc.size().next_multiple_of(8) + 8
+}
+
+/// A full reduction on the gpu into a new 0-d buffer: the partial pass (the plan's values
+/// computed inside it) and one block that finishes.
+pub fn reduce_all(
+    r: Reduction,
+    expr: &Expr,
+    shape: &[usize],
+    divide_by: Option<f64>,
+    out: DType,
+) -> Result<Buffer> {
+    let value = expr.clone().cast(r.accumulator(expr.dtype()));
+    let plan = Plan::new(shape, &[&value], &[], None);
+    let g = gpu()?;
+    let key = {
+        let mut k = plan.key(1 + reduce_code(r));
+        k.push(out as u32);
+        k
+    };
+    let found = kernels(
+        g,
+        key,
+        "reduce",
+        || reduction_text(&plan, r, out),
+        &["partial", "finish"],
+    )?;
+    let (partial, finish) = (found[0], found[1]);
+    let n = plan.size();
+    let blocks = g.grid_for(n.div_ceil(4)).min(1024);
+    let acc = value.dtype();
+    let partials = g.alloc(blocks as usize * partial_bytes(acc), DType::U8)?;
+    let result = Buffer::alloc(Device::Gpu, 1, out)?;
+    let mut args = arguments(&plan);
+    args.push(Param::Pointer(partials.device_pointer()));
+    let name = format!("{}_partial", r.name());
+    launch(g, partial, &name, n, blocks, BLOCK, &args)?;
+    let finish_args = [
+        Param::Pointer(partials.device_pointer()),
+        Param::Index(blocks as i64),
+        Param::Pointer(result.gpu().expect("gpu").device_pointer()),
+        double_param(divide_by.unwrap_or(0.0)),
+    ];
+    launch(
+        g,
+        finish,
+        &format!("{}_finish", r.name()),
+        blocks as usize,
+        1,
+        1024,
+        &finish_args,
+    )?;
+    Ok(result)
+}
+
+/// Lanes shorter than this are reduced one per thread; longer ones one per block.
+const THREAD_LANES_BELOW: usize = 1024;
+
+fn axis_text(plan: &Plan, r: Reduction, out: DType) -> String {
+    let acc = plan.nodes.last().expect("plans have nodes").dtype();
+    let root = plan.nodes.len() - 1;
+    let a = register(acc);
+    let code = reduce_code(r);
+    let out_param = format!("{}* out, double divisor", storage(out));
+    let mut text = format!("{PRELUDE}\n{REDUCE}\n{}", store_struct(out, acc));
+    // One thread per output: `n` counts outputs here, `d_last` is the lane length.
+    let lane = format!("d{}", plan.dims.len() - 1);
+    let (mut src, index) = header(plan, "axis_threads", &out_param);
+    src.line("for (; i < n; i += stride) {");
+    src.line(format!("Acc<{a}> acc = identity<{code}, {a}>();"));
+    src.line(format!("for ({index} j = 0; j < {lane}; ++j) {{"));
+    emit_values(plan, &mut src, 1, index, &format!("i * {lane} + j"));
+    src.line(format!(
+        "acc = combine<{code}, {a}>(acc, lift<{code}, {a}>(v{root}_0, j));"
+    ));
+    src.line("}");
+    src.line("Out o; o.p = out; o.k = i;");
+    src.line(format!(
+        "if ({code} == R_ARGMIN || {code} == R_ARGMAX) o.index(acc.i < 0 ? 0 : acc.i); else o.value(divided(acc.v, divisor));"
+    ));
+    src.line("}");
+    src.text.push_str("}\n");
+    text.push_str(&src.text);
+    // One block per output.
+    let (mut src, index) = header(plan, "axis_blocks", &out_param);
+    src.line(format!("{index} k = blockIdx.x;"));
+    src.line(format!("Acc<{a}> acc = identity<{code}, {a}>();"));
+    src.line(format!(
+        "for ({index} j = threadIdx.x; j < {lane}; j += blockDim.x) {{"
+    ));
+    emit_values(plan, &mut src, 1, index, &format!("k * {lane} + j"));
+    src.line(format!(
+        "acc = combine<{code}, {a}>(acc, lift<{code}, {a}>(v{root}_0, j));"
+    ));
+    src.line("}");
+    src.line(format!("acc = block_reduce<{code}, {a}>(acc);"));
+    src.line("if (threadIdx.x == 0) {");
+    src.line("Out o; o.p = out; o.k = k;");
+    src.line(format!(
+        "if ({code} == R_ARGMIN || {code} == R_ARGMAX) o.index(acc.i < 0 ? 0 : acc.i); else o.value(divided(acc.v, divisor));"
+    ));
+    src.line("}");
+    src.text.push_str("}\n");
+    text.push_str(&src.text);
+    text
+}
+
+/// The axes of `shape` in order, with `axis` moved last.
+fn axis_last(ndim: usize, axis: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..ndim).filter(|&a| a != axis).collect();
+    order.push(axis);
+    order
+}
+
+/// A reduction along `axis` on the gpu into a new C-ordered buffer (the axis removed).
+pub fn reduce_axis(
+    r: Reduction,
+    expr: &Expr,
+    shape: &[usize],
+    axis: usize,
+    divide_by: Option<f64>,
+    out: DType,
+) -> Result<Buffer> {
+    let value = expr.clone().cast(r.accumulator(expr.dtype()));
+    let order = axis_last(shape.len(), axis);
+    let plan = Plan::new(shape, &[&value], &[], Some(&order));
+    let lane = shape[axis];
+    let outputs = shape.iter().product::<usize>() / lane.max(1);
+    let result = Buffer::alloc(Device::Gpu, outputs, out)?;
+    if outputs == 0 {
+        return Ok(result);
+    }
+    let g = gpu()?;
+    let mut key = plan.key(20 + reduce_code(r));
+    key.push(out as u32);
+    let found = kernels(
+        g,
+        key,
+        "reduce_axis",
+        || axis_text(&plan, r, out),
+        &["axis_threads", "axis_blocks"],
+    )?;
+    let mut args = arguments(&plan);
+    // `n` of these kernels counts outputs.
+    args[0] = Param::Index(outputs as i64);
+    args.push(Param::Pointer(result.gpu().expect("gpu").device_pointer()));
+    args.push(double_param(divide_by.unwrap_or(0.0)));
+    let name = format!("{}_axis", r.name());
+    if lane < THREAD_LANES_BELOW || outputs >= g.multiprocessors as usize * 64 {
+        launch(
+            g,
+            found[0],
+            &name,
+            plan.size(),
+            g.grid_for(outputs),
+            BLOCK,
+            &args,
+        )?;
+    } else {
+        launch(
+            g,
+            found[1],
+            &name,
+            plan.size(),
+            outputs as u32,
+            BLOCK,
+            &args,
+        )?;
+    }
+    Ok(result)
+}
+
+fn double_param(v: f64) -> Param {
+    let mut bytes = [0u8; 16];
+    bytes[..8].copy_from_slice(&v.to_le_bytes());
+    Param::Value(bytes)
+}
+
+/// Elements of a flat running sum each block scans (three launches: block totals, a scan of
+/// the totals, each block's scan from the total before it).
+const SCAN_CHUNK: usize = 4096;
+
+fn scan_text(plan: &Plan, out: DType, flat: bool) -> String {
+    let acc = plan.nodes.last().expect("plans have nodes").dtype();
+    let root = plan.nodes.len() - 1;
+    let a = register(acc);
+    let zero = format!("cvt<{a}>(false)");
+    let mut text = format!("{PRELUDE}\n");
+    let out_ty = storage(out);
+    let put = |v: &str| store(out, &convert(acc, out, v));
+    if !flat {
+        // One thread walks each line; `n` counts lines and the last dim is the scanned axis.
+        let lane = format!("d{}", plan.dims.len() - 1);
+        let (mut src, index) = header(plan, "scan_lines", &format!("{out_ty}* out"));
+        src.line("for (; i < n; i += stride) {");
+        src.line(format!("{a} running = {zero};"));
+        src.line(format!("for ({index} j = 0; j < {lane}; ++j) {{"));
+        emit_values(plan, &mut src, 1, index, &format!("i * {lane} + j"));
+        src.line(format!("running = op_add(running, v{root}_0);"));
+        src.line(format!("out[i * {lane} + j] = {};", put("running")));
+        src.line("}");
+        src.line("}");
+        src.text.push_str("}\n");
+        text.push_str(&src.text);
+        return text;
+    }
+    let _ = writeln!(
+        text,
+        "__device__ {a} block_inclusive_scan({a} x, {a} *shared) {{
+    int t = threadIdx.x;
+    shared[t] = x;
+    __syncthreads();
+    for (int d = 1; d < blockDim.x; d <<= 1) {{
+        {a} add = t >= d ? shared[t - d] : {zero};
+        __syncthreads();
+        shared[t] = op_add(shared[t], add);
+        __syncthreads();
+    }}
+    {a} r = shared[t];
+    __syncthreads();
+    return r;
+}}"
+    );
+    let (mut src, index) = header(plan, "scan_totals", &format!("{a}* totals"));
+    src.line(format!("__shared__ {a} shared[1024];"));
+    src.line(format!(
+        "{index} start = ({index})blockIdx.x * {SCAN_CHUNK};"
+    ));
+    src.line(format!(
+        "{index} end = start + {SCAN_CHUNK} < n ? start + {SCAN_CHUNK} : n;"
+    ));
+    src.line(format!("{a} sum = {zero};"));
+    src.line(format!(
+        "for ({index} j = start + threadIdx.x; j < end; j += blockDim.x) {{"
+    ));
+    emit_values(plan, &mut src, 1, index, "j");
+    src.line(format!("sum = op_add(sum, v{root}_0);"));
+    src.line("}");
+    src.line("shared[threadIdx.x] = sum;");
+    src.line("__syncthreads();");
+    src.line(format!("if (threadIdx.x == 0) {{ {a} t = {zero}; for (int k = 0; k < blockDim.x; ++k) t = op_add(t, shared[k]); totals[blockIdx.x] = t; }}"));
+    src.text.push_str("}\n");
+    text.push_str(&src.text);
+    let _ = writeln!(
+        text,
+        "extern \"C\" __global__ void scan_offsets({a}* totals, long long count) {{
+    __shared__ {a} shared[1024];
+    __shared__ {a} last;
+    {a} carry = {zero};
+    for (long long base = 0; base < count; base += blockDim.x) {{
+        long long k = base + threadIdx.x;
+        {a} x = k < count ? totals[k] : {zero};
+        {a} inclusive = block_inclusive_scan(x, shared);
+        {a} before = threadIdx.x > 0 ? shared[threadIdx.x - 1] : {zero};
+        __syncthreads();
+        if (k < count) totals[k] = op_add(carry, before);
+        if (threadIdx.x == blockDim.x - 1) last = inclusive;
+        __syncthreads();
+        carry = op_add(carry, last);
+        __syncthreads();
+    }}
+}}"
+    );
+    let (mut src, index) = header(
+        plan,
+        "scan_apply",
+        &format!("const {a}* offsets, {out_ty}* out"),
+    );
+    src.line(format!("__shared__ {a} shared[1024];"));
+    src.line(format!("__shared__ {a} last;"));
+    src.line(format!(
+        "{index} start = ({index})blockIdx.x * {SCAN_CHUNK};"
+    ));
+    src.line(format!(
+        "{index} end = start + {SCAN_CHUNK} < n ? start + {SCAN_CHUNK} : n;"
+    ));
+    src.line(format!("{a} carry = offsets[blockIdx.x];"));
+    src.line(format!(
+        "for ({index} base_j = start; base_j < end; base_j += blockDim.x) {{"
+    ));
+    src.line(format!("{index} j = base_j + threadIdx.x;"));
+    src.line(format!("{a} x = {zero};"));
+    src.line("if (j < end) {");
+    emit_values(plan, &mut src, 1, index, "j");
+    src.line(format!("x = v{root}_0;"));
+    src.line("}");
+    src.line(format!("{a} inclusive = block_inclusive_scan(x, shared);"));
+    src.line(format!(
+        "if (j < end) out[j] = {};",
+        put("op_add(carry, inclusive)")
+    ));
+    src.line("if (threadIdx.x == blockDim.x - 1) last = inclusive;");
+    src.line("__syncthreads();");
+    src.line("carry = op_add(carry, last);");
+    src.line("__syncthreads();");
+    src.line("}");
+    src.text.push_str("}\n");
+    text.push_str(&src.text);
+    text
+}
+
+/// A running sum along `axis` (of a plan of `shape`) on the gpu, into a new C-ordered buffer of
+/// `out`; `accumulate` is the dtype it adds in.
+pub fn cumsum(
+    expr: &Expr,
+    shape: &[usize],
+    axis: usize,
+    accumulate: DType,
+    out: DType,
+) -> Result<Buffer> {
+    let value = expr.clone().cast(accumulate);
+    let size: usize = shape.iter().product();
+    let result = Buffer::alloc(Device::Gpu, size, out)?;
+    if size == 0 {
+        return Ok(result);
+    }
+    let g = gpu()?;
+    let out_pointer = result.gpu().expect("gpu").device_pointer();
+    if shape.len() == 1 {
+        let plan = Plan::new(shape, &[&value], &[], None);
+        let mut key = plan.key(40);
+        key.push(out as u32);
+        let found = kernels(
+            g,
+            key,
+            "scan",
+            || scan_text(&plan, out, true),
+            &["scan_totals", "scan_offsets", "scan_apply"],
+        )?;
+        let chunks = size.div_ceil(SCAN_CHUNK);
+        let totals = g.alloc(chunks, accumulate)?;
+        let mut args = arguments(&plan);
+        args.push(Param::Pointer(totals.device_pointer()));
+        launch(
+            g,
+            found[0],
+            "scan_totals",
+            size,
+            chunks as u32,
+            BLOCK,
+            &args,
+        )?;
+        let offsets_args = [
+            Param::Pointer(totals.device_pointer()),
+            Param::Index(chunks as i64),
+        ];
+        launch(g, found[1], "scan_offsets", chunks, 1, 1024, &offsets_args)?;
+        let mut args = arguments(&plan);
+        args.push(Param::Pointer(totals.device_pointer()));
+        args.push(Param::Pointer(out_pointer));
+        return launch(g, found[2], "scan_apply", size, chunks as u32, 1024, &args).map(|_| result);
+    }
+    // Along an axis of a larger array: the result is written in the permuted (axis-last) order
+    // and viewed back through the original axes by the caller.
+    let order = axis_last(shape.len(), axis);
+    let plan = Plan::new(shape, &[&value], &[], Some(&order));
+    let mut key = plan.key(41);
+    key.push(out as u32);
+    let found = kernels(
+        g,
+        key,
+        "scan",
+        || scan_text(&plan, out, false),
+        &["scan_lines"],
+    )?;
+    let lines = size / shape[axis];
+    let mut args = arguments(&plan);
+    args[0] = Param::Index(lines as i64);
+    args.push(Param::Pointer(out_pointer));
+    launch(
+        g,
+        found[0],
+        "scan_lines",
+        size,
+        g.grid_for(lines),
+        BLOCK,
+        &args,
+    )?;
+    Ok(result)
+}

@@ -1,0 +1,139 @@
+//! Plans are small values: a DAG of table rows over leaves (array operands, each a buffer seen
+//! through a layout broadcast to the plan's shape) and host scalars. Nodes are shared by `Rc`,
+//! so a value used twice (`x * x`) is one node, computed once per element.
+
+use std::rc::Rc;
+
+use super::table::{self, Op};
+use crate::base::layout::Layout;
+use crate::base::{DType, Scalar};
+use crate::device::Buffer;
+
+#[derive(Clone, Debug)]
+pub struct Expr(pub(crate) Rc<Node>);
+
+#[derive(Debug)]
+pub struct Node {
+    pub dtype: DType,
+    pub kind: NodeKind,
+    /// Where the statement that made this node is (for `:time`, `--profile`, `:explain`).
+    pub position: u64,
+}
+
+#[derive(Debug)]
+pub enum NodeKind {
+    /// Elements of a buffer: `layout` has the plan's shape (broadcast axes have stride 0).
+    Leaf { buffer: Buffer, layout: Layout },
+    /// A host scalar, converted to the node's dtype when the plan runs.
+    Scalar(Scalar),
+    /// NumPy's `astype` of the argument to the node's dtype.
+    Cast(Expr),
+    /// A row of the table applied to arguments already of its loop's input dtypes.
+    Apply { op: Op, args: Vec<Expr> },
+}
+
+impl Expr {
+    fn new(dtype: DType, kind: NodeKind) -> Expr {
+        Expr(Rc::new(Node {
+            dtype,
+            kind,
+            position: super::current_position(),
+        }))
+    }
+
+    pub fn leaf(buffer: Buffer, layout: Layout) -> Expr {
+        Expr::new(buffer.dtype(), NodeKind::Leaf { buffer, layout })
+    }
+
+    pub fn scalar(value: Scalar, dtype: DType) -> Expr {
+        Expr::new(dtype, NodeKind::Scalar(value))
+    }
+
+    /// This value as `dtype` (itself when it already is).
+    pub fn cast(self, dtype: DType) -> Expr {
+        if self.dtype() == dtype {
+            return self;
+        }
+        match &self.0.kind {
+            // A host scalar is converted once, where the plan runs, not per element.
+            NodeKind::Scalar(s) => Expr::scalar(*s, dtype),
+            _ => Expr::new(dtype, NodeKind::Cast(self)),
+        }
+    }
+
+    pub fn apply(op: Op, args: Vec<Expr>, output: DType) -> Expr {
+        Expr::new(output, NodeKind::Apply { op, args })
+    }
+
+    pub fn dtype(&self) -> DType {
+        self.0.dtype
+    }
+
+    pub fn node(&self) -> &Node {
+        &self.0
+    }
+
+    pub fn id(&self) -> usize {
+        Rc::as_ptr(&self.0) as usize
+    }
+
+    /// The nodes of this DAG (shared nodes once), each after its arguments.
+    pub fn topological(roots: &[&Expr]) -> Vec<Expr> {
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut order = Vec::new();
+        for root in roots {
+            visit(root, &mut seen, &mut order);
+        }
+        order
+    }
+
+    /// How many table operations (and casts) the DAG holds: what fusion saves launches of.
+    pub fn operation_count(roots: &[&Expr]) -> usize {
+        Expr::topological(roots)
+            .iter()
+            .filter(|e| matches!(e.0.kind, NodeKind::Apply { .. } | NodeKind::Cast(_)))
+            .count()
+    }
+
+    /// The positions of the statements that made the DAG's operations.
+    pub fn positions(roots: &[&Expr]) -> Vec<u64> {
+        let mut positions: Vec<u64> = Expr::topological(roots)
+            .iter()
+            .filter(|e| matches!(e.0.kind, NodeKind::Apply { .. } | NodeKind::Cast(_)))
+            .map(|e| e.0.position)
+            .collect();
+        positions.sort_unstable();
+        positions.dedup();
+        positions
+    }
+
+    /// Every leaf of the DAG (each buffer and layout once).
+    pub fn leaves(roots: &[&Expr]) -> Vec<Expr> {
+        Expr::topological(roots)
+            .into_iter()
+            .filter(|e| matches!(e.0.kind, NodeKind::Leaf { .. }))
+            .collect()
+    }
+
+    /// A readable name of the operation a node applies (`add`, `astype f32`).
+    pub fn describe(&self) -> String {
+        match &self.0.kind {
+            NodeKind::Apply { op, .. } => table::row(*op).name.to_string(),
+            NodeKind::Cast(_) => format!("astype {}", self.dtype()),
+            NodeKind::Leaf { .. } => "load".to_string(),
+            NodeKind::Scalar(_) => "scalar".to_string(),
+        }
+    }
+}
+
+fn visit(e: &Expr, seen: &mut rustc_hash::FxHashSet<usize>, order: &mut Vec<Expr>) {
+    if !seen.insert(e.id()) {
+        return;
+    }
+    match &e.0.kind {
+        NodeKind::Cast(arg) => visit(arg, seen, order),
+        NodeKind::Apply { args, .. } => args.iter().for_each(|a| visit(a, seen, order)),
+        NodeKind::Leaf { .. } | NodeKind::Scalar(_) => {}
+    }
+    order.push(e.clone());
+}

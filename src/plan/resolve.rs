@@ -1,0 +1,207 @@
+//! NumPy 2's dtype resolution for one row of the table: which loop runs for the operands given,
+//! so which dtype each operand is cast to and which dtype comes out. Weak host scalars follow
+//! NEP 50 (`u8_array + 1` is u8; `u8_array + 300` is an error).
+
+use super::table::{ElementwiseOp, Rule};
+use crate::base::dtype::{self, Casting, DType};
+use crate::base::Scalar;
+use crate::error::{overflow_error, type_error, Result};
+
+/// What an operand brings to resolution.
+#[derive(Clone, Copy, Debug)]
+pub enum Arg {
+    Array(DType),
+    Weak(Scalar),
+}
+
+/// The loop chosen: the dtype each input is computed in, and the output dtype.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Signature {
+    pub inputs: Vec<DType>,
+    pub output: DType,
+}
+
+/// The loops of a row, as dtypes.
+pub fn loops(row: &ElementwiseOp) -> impl Iterator<Item = Signature> + '_ {
+    row.loops.split_whitespace().map(|sig| {
+        let (ins, out) = sig.split_once("->").expect("rows are checked by a test");
+        let dtype = |c| DType::from_char(c).expect("rows are checked by a test");
+        Signature {
+            inputs: ins.chars().map(dtype).collect(),
+            output: dtype(out.chars().next().expect("one output")),
+        }
+    })
+}
+
+/// The dtype each operand has for the loop search: arrays their own, weak scalars the one NEP 50
+/// gives them next to the arrays (their default when there are no arrays).
+pub fn operand_dtypes(row: &ElementwiseOp, args: &[Arg]) -> Result<Vec<DType>> {
+    let considered = if row.rule == Rule::Where {
+        &args[1..]
+    } else {
+        args
+    };
+    let strong = considered
+        .iter()
+        .filter_map(|a| match a {
+            Arg::Array(d) => Some(*d),
+            Arg::Weak(_) => None,
+        })
+        .reduce(DType::promote);
+    let comparison = row.loops.ends_with("->?") && row.nin == 2;
+    args.iter()
+        .enumerate()
+        .map(|(i, arg)| match *arg {
+            Arg::Array(d) => Ok(d),
+            Arg::Weak(s) if row.rule == Rule::Where && i == 0 => Ok(s.dtype()),
+            Arg::Weak(s) => {
+                let Some(strong) = strong else {
+                    return Ok(s.dtype());
+                };
+                let d = dtype::with_weak(strong, s.weak_kind());
+                if !s.out_of_range_for(d) {
+                    return Ok(d);
+                }
+                // NumPy compares an out-of-range Python int exactly instead of refusing it.
+                if comparison {
+                    return Ok(s.dtype());
+                }
+                Err(overflow_error(format!(
+                    "Python integer {} out of bounds for {}",
+                    scalar_text(s),
+                    d.numpy_name()
+                )))
+            }
+        })
+        .collect()
+}
+
+fn scalar_text(s: Scalar) -> String {
+    match s {
+        Scalar::Int(i) => i.to_string(),
+        Scalar::UInt(u) => u.to_string(),
+        other => format!("{other:?}"),
+    }
+}
+
+/// The loop NumPy runs for these operands.
+pub fn resolve(row: &ElementwiseOp, args: &[Arg]) -> Result<Signature> {
+    let dtypes = operand_dtypes(row, args)?;
+    if let Some((refused, message)) = row.refuses {
+        if dtypes.iter().all(|&d| d == refused) {
+            return Err(type_error(message));
+        }
+    }
+    match row.rule {
+        Rule::Where => {
+            let common = dtypes[1].promote(dtypes[2]);
+            return Ok(Signature {
+                inputs: vec![DType::Bool, common, common],
+                output: common,
+            });
+        }
+        Rule::TrueDivide if dtypes.iter().all(|d| !d.is_inexact()) => {
+            return Ok(Signature {
+                inputs: vec![DType::F64; dtypes.len()],
+                output: DType::F64,
+            });
+        }
+        Rule::Uniform => {
+            return loops(row)
+                .find(|sig| sig.inputs == dtypes)
+                .ok_or_else(|| no_loop(row, &dtypes, true));
+        }
+        _ => {}
+    }
+    if row.loops.is_empty() {
+        let common = dtypes
+            .iter()
+            .copied()
+            .reduce(DType::promote)
+            .expect("rows have inputs");
+        return Ok(Signature {
+            inputs: vec![common; dtypes.len()],
+            output: common,
+        });
+    }
+    loops(row)
+        .find(|sig| {
+            sig.inputs
+                .iter()
+                .zip(&dtypes)
+                .all(|(&want, &have)| have.can_cast(want, Casting::Safe))
+        })
+        .ok_or_else(|| no_loop(row, &dtypes, false))
+}
+
+fn no_loop(row: &ElementwiseOp, dtypes: &[DType], uniform: bool) -> crate::error::Error {
+    let names: Vec<&str> = dtypes.iter().map(|d| d.name()).collect();
+    if uniform {
+        return type_error(format!(
+            "ufunc '{}' has no loop for {} (it keeps its input's dtype)",
+            row.name,
+            names.join(", ")
+        ));
+    }
+    type_error(format!(
+        "ufunc '{}' not supported for the input types ({}), and the inputs could not be safely coerced to any supported types according to the casting rule 'safe'",
+        row.name,
+        names.join(", ")
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::table::find;
+    use DType::*;
+
+    fn out(name: &str, args: &[Arg]) -> DType {
+        resolve(find(name).unwrap(), args).unwrap().output
+    }
+
+    #[test]
+    fn numpy_picks_these_loops() {
+        let a = Arg::Array;
+        assert_eq!(out("sqrt", &[a(I64)]), F64);
+        assert_eq!(out("sqrt", &[a(I8)]), F16);
+        assert_eq!(out("sqrt", &[a(Bool)]), F16);
+        assert_eq!(out("divide", &[a(I8), a(I8)]), F64);
+        assert_eq!(out("divide", &[a(F16), a(I8)]), F16);
+        assert_eq!(out("add", &[a(I8), a(U8)]), I16);
+        assert_eq!(out("add", &[a(I64), a(U64)]), F64);
+        assert_eq!(out("less", &[a(I64), a(U64)]), Bool);
+        assert_eq!(out("square", &[a(Bool)]), I8);
+        assert_eq!(out("absolute", &[a(C128)]), F64);
+        assert_eq!(out("left_shift", &[a(Bool), a(Bool)]), I8);
+        assert_eq!(
+            resolve(find("less").unwrap(), &[a(I64), a(U64)])
+                .unwrap()
+                .inputs,
+            vec![I64, U64]
+        );
+    }
+
+    #[test]
+    fn weak_scalars_follow_nep_50() {
+        let a = Arg::Array;
+        let w = Arg::Weak;
+        assert_eq!(out("add", &[a(U8), w(Scalar::Int(1))]), U8);
+        assert_eq!(out("multiply", &[a(F32), w(Scalar::Float(2.5))]), F32);
+        assert_eq!(out("multiply", &[a(I64), w(Scalar::Float(2.5))]), F64);
+        assert_eq!(out("add", &[a(F32), w(Scalar::Complex(0.0, 1.0))]), C64);
+        assert_eq!(out("less", &[a(U8), w(Scalar::Int(300))]), Bool);
+        assert!(resolve(find("add").unwrap(), &[a(U8), w(Scalar::Int(300))]).is_err());
+        assert!(resolve(find("add").unwrap(), &[a(U8), w(Scalar::Int(-1))]).is_err());
+    }
+
+    #[test]
+    fn refusals_are_numpys() {
+        let a = Arg::Array;
+        assert!(resolve(find("subtract").unwrap(), &[a(Bool), a(Bool)]).is_err());
+        assert!(resolve(find("negative").unwrap(), &[a(Bool)]).is_err());
+        assert!(resolve(find("positive").unwrap(), &[a(Bool)]).is_err());
+        assert!(resolve(find("invert").unwrap(), &[a(F64)]).is_err());
+        assert_eq!(out("negative", &[a(U8)]), U8);
+    }
+}
