@@ -9,6 +9,14 @@
 // loaded into float and every float16 result is rounded to float16 (`rh`), as NumPy's half loops
 // compute in float and round each result.
 
+// NVRTC has no <math.h> macros.
+#ifndef NAN
+#define NAN __int_as_float(0x7fc00000)
+#endif
+#ifndef INFINITY
+#define INFINITY __int_as_float(0x7f800000)
+#endif
+
 typedef signed char i8;
 typedef unsigned char u8;
 typedef short i16;
@@ -304,49 +312,49 @@ template <class T> __device__ __forceinline__ T op_clip(T x, T lo, T hi) { retur
 
 // ---- complex numbers (the formulas of the num-complex crate the cpu uses) ----
 #define COMPLEX_OPS(C, F, S, LN2, LN10)                                                            \
-    __device__ __forceinline__ C cmake(F re, F im) { C z; z.re = re; z.im = im; return z; }        \
-    __device__ __forceinline__ C cmul(C a, C b) { return cmake(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re); } \
+    __device__ __forceinline__ C make_##C(F re, F im) { C z; z.re = re; z.im = im; return z; }        \
+    __device__ __forceinline__ C cmul(C a, C b) { return make_##C(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re); } \
     /* num-complex's division, used inside its formulas (the operator uses Smith's method) */      \
     __device__ __forceinline__ C cdiv_plain(C a, C b) {                                            \
         F n = b.re * b.re + b.im * b.im;                                                           \
-        return cmake((a.re * b.re + a.im * b.im) / n, (a.im * b.re - a.re * b.im) / n);            \
+        return make_##C((a.re * b.re + a.im * b.im) / n, (a.im * b.re - a.re * b.im) / n);            \
     }                                                                                              \
-    __device__ __forceinline__ C cadd(C a, C b) { return cmake(a.re + b.re, a.im + b.im); }        \
-    __device__ __forceinline__ C csub(C a, C b) { return cmake(a.re - b.re, a.im - b.im); }        \
-    __device__ __forceinline__ C cscale(C a, F s) { return cmake(a.re / s, a.im / s); }            \
+    __device__ __forceinline__ C cadd(C a, C b) { return make_##C(a.re + b.re, a.im + b.im); }        \
+    __device__ __forceinline__ C csub(C a, C b) { return make_##C(a.re - b.re, a.im - b.im); }        \
+    __device__ __forceinline__ C cscale(C a, F s) { return make_##C(a.re / s, a.im / s); }            \
     __device__ __forceinline__ C op_add(C a, C b) { return cadd(a, b); }                           \
     __device__ __forceinline__ C op_subtract(C a, C b) { return csub(a, b); }                      \
     __device__ __forceinline__ C op_multiply(C a, C b) { return cmul(a, b); }                      \
     __device__ __forceinline__ C op_divide(C a, C b) {                                             \
         F ra = fabs##S(b.re), ia = fabs##S(b.im);                                                  \
         if (ra >= ia) {                                                                            \
-            if (ra == 0 && ia == 0) return cmake(a.re / ra, a.im / ra);                            \
+            if (ra == 0 && ia == 0) return make_##C(a.re / ra, a.im / ra);                            \
             F rat = b.im / b.re, scl = (F)1 / (b.re + b.im * rat);                                 \
-            return cmake((a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl);                    \
+            return make_##C((a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl);                    \
         }                                                                                          \
         F rat = b.re / b.im, scl = (F)1 / (b.im + b.re * rat);                                     \
-        return cmake((a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl);                        \
+        return make_##C((a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl);                        \
     }                                                                                              \
     __device__ __forceinline__ F cabs(C z) { return hypot##S(z.re, z.im); }                       \
-    __device__ __forceinline__ C cpolar(F r, F t) { return cmake(r * cos##S(t), r * sin##S(t)); }   \
+    __device__ __forceinline__ C cpolar(F r, F t) { return make_##C(r * cos##S(t), r * sin##S(t)); }   \
     __device__ __forceinline__ C cexp(C z) {                                                       \
         F re = z.re, im = z.im;                                                                    \
         if (isinf(re)) {                                                                           \
-            if (re < 0) { if (!isfinite(im)) return cmake(0, 0); }                                 \
-            else if (im == 0 || !isfinite(im)) { if (isinf(im)) im = (F)NAN; return cmake(re, im); } \
+            if (re < 0) { if (!isfinite(im)) return make_##C(0, 0); }                                 \
+            else if (im == 0 || !isfinite(im)) { if (isinf(im)) im = (F)NAN; return make_##C(re, im); } \
         } else if (re != re && im == 0) return z;                                                  \
         return cpolar(exp##S(re), im);                                                             \
     }                                                                                              \
-    __device__ __forceinline__ C clog(C z) { return cmake(log##S(cabs(z)), atan2##S(z.im, z.re)); } \
+    __device__ __forceinline__ C clog(C z) { return make_##C(log##S(cabs(z)), atan2##S(z.im, z.re)); } \
     __device__ __forceinline__ C csqrt(C z) {                                                      \
         if (z.im == 0) {                                                                           \
-            if (!signbit(z.re)) return cmake(sqrt##S(z.re), z.im);                                 \
+            if (!signbit(z.re)) return make_##C(sqrt##S(z.re), z.im);                                 \
             F im = sqrt##S(-z.re);                                                                 \
-            return cmake(0, signbit(z.im) ? -im : im);                                             \
+            return make_##C(0, signbit(z.im) ? -im : im);                                             \
         }                                                                                          \
         if (z.re == 0) {                                                                           \
             F x = sqrt##S(fabs##S(z.im) / 2);                                                      \
-            return cmake(x, signbit(z.im) ? -x : x);                                               \
+            return make_##C(x, signbit(z.im) ? -x : x);                                               \
         }                                                                                          \
         return cpolar(sqrt##S(cabs(z)), atan2##S(z.im, z.re) / 2);                                 \
     }                                                                                              \
@@ -381,100 +389,100 @@ template <class T> __device__ __forceinline__ T op_clip(T x, T lo, T hi) { retur
         return (a.re > b.re && a.im == a.im && b.im == b.im) || (a.re == b.re && a.im >= b.im);    \
     }                                                                                              \
     __device__ __forceinline__ bool truthy(C z) { return z.re != 0 || z.im != 0; }                 \
-    __device__ __forceinline__ C op_negative(C z) { return cmake(-z.re, -z.im); }                  \
+    __device__ __forceinline__ C op_negative(C z) { return make_##C(-z.re, -z.im); }                  \
     __device__ __forceinline__ C op_positive(C z) { return z; }                                    \
-    __device__ __forceinline__ C op_conjugate(C z) { return cmake(z.re, -z.im); }                  \
+    __device__ __forceinline__ C op_conjugate(C z) { return make_##C(z.re, -z.im); }                  \
     __device__ __forceinline__ C op_square(C z) { return cmul(z, z); }                             \
-    __device__ __forceinline__ C op_reciprocal(C z) { return op_divide(cmake(1, 0), z); }          \
+    __device__ __forceinline__ C op_reciprocal(C z) { return op_divide(make_##C(1, 0), z); }          \
     __device__ __forceinline__ C op_sign(C z) {                                                    \
         F r = cabs(z);                                                                             \
-        if (r == 0) return cmake(0, 0);                                                            \
-        if (r != r) return cmake((F)NAN, (F)NAN);                                                  \
+        if (r == 0) return make_##C(0, 0);                                                            \
+        if (r != r) return make_##C((F)NAN, (F)NAN);                                                  \
         if (isinf(r)) {                                                                            \
             F re = isinf(z.re) ? copysign##S((F)1, z.re) : copysign##S((F)0, z.re);               \
             F im = isinf(z.im) ? copysign##S((F)1, z.im) : copysign##S((F)0, z.im);               \
             F n = hypot##S(re, im);                                                                \
-            return cmake(re / n, im / n);                                                          \
+            return make_##C(re / n, im / n);                                                          \
         }                                                                                          \
-        return cmake(z.re / r, z.im / r);                                                          \
+        return make_##C(z.re / r, z.im / r);                                                          \
     }                                                                                              \
     __device__ __forceinline__ C op_power(C a, C b) {                                              \
-        if (b.re == 0 && b.im == 0) return cmake(1, 0);                                            \
+        if (b.re == 0 && b.im == 0) return make_##C(1, 0);                                            \
         if (a.re == 0 && a.im == 0)                                                                \
-            return (b.re > 0 && b.im == 0) ? cmake(0, 0) : cmake((F)NAN, (F)NAN);                  \
+            return (b.re > 0 && b.im == 0) ? make_##C(0, 0) : make_##C((F)NAN, (F)NAN);                  \
         if (b.im == 0 && b.re == trunc##S(b.re) && fabs##S(b.re) < 100) {                          \
             long long n = (long long)b.re;                                                         \
             if (n == 1) return a;                                                                  \
             if (n == 2) return cmul(a, a);                                                         \
             if (n == 3) return cmul(a, cmul(a, a));                                                \
             unsigned long long e = n < 0 ? -n : n;                                                 \
-            C result = cmake(1, 0), p = a;                                                         \
+            C result = make_##C(1, 0), p = a;                                                         \
             while (true) {                                                                         \
                 if (e & 1) result = cmul(result, p);                                               \
                 e >>= 1;                                                                           \
                 if (e == 0) break;                                                                 \
                 p = cmul(p, p);                                                                    \
             }                                                                                      \
-            return n < 0 ? op_divide(cmake(1, 0), result) : result;                                \
+            return n < 0 ? op_divide(make_##C(1, 0), result) : result;                                \
         }                                                                                          \
         return cexp(cmul(b, clog(a)));                                                             \
     }                                                                                              \
     __device__ __forceinline__ C op_sqrt(C z) { return csqrt(z); }                                 \
     __device__ __forceinline__ C op_exp(C z) { return cexp(z); }                                   \
-    __device__ __forceinline__ C op_exp2(C z) { return cexp(cmake(z.re * (F)LN2, z.im * (F)LN2)); } \
+    __device__ __forceinline__ C op_exp2(C z) { return cexp(make_##C(z.re * (F)LN2, z.im * (F)LN2)); } \
     __device__ __forceinline__ C op_expm1(C z) {                                                   \
         F h = sin##S(z.im / 2);                                                                    \
-        return cmake(expm1##S(z.re) * cos##S(z.im) - 2 * h * h, exp##S(z.re) * sin##S(z.im));      \
+        return make_##C(expm1##S(z.re) * cos##S(z.im) - 2 * h * h, exp##S(z.re) * sin##S(z.im));      \
     }                                                                                              \
     __device__ __forceinline__ C op_log(C z) { return clog(z); }                                   \
     __device__ __forceinline__ C op_log2(C z) { return cscale(clog(z), (F)LN2); }                  \
     __device__ __forceinline__ C op_log10(C z) { return cscale(clog(z), (F)LN10); }                \
     __device__ __forceinline__ C op_log1p(C z) {                                                   \
         F x = z.re + 1;                                                                            \
-        return cmake(log##S(hypot##S(x, z.im)), atan2##S(z.im, x));                                \
+        return make_##C(log##S(hypot##S(x, z.im)), atan2##S(z.im, x));                                \
     }                                                                                              \
-    __device__ __forceinline__ C op_sin(C z) { return cmake(sin##S(z.re) * cosh##S(z.im), cos##S(z.re) * sinh##S(z.im)); } \
-    __device__ __forceinline__ C op_cos(C z) { return cmake(cos##S(z.re) * cosh##S(z.im), -sin##S(z.re) * sinh##S(z.im)); } \
+    __device__ __forceinline__ C op_sin(C z) { return make_##C(sin##S(z.re) * cosh##S(z.im), cos##S(z.re) * sinh##S(z.im)); } \
+    __device__ __forceinline__ C op_cos(C z) { return make_##C(cos##S(z.re) * cosh##S(z.im), -sin##S(z.re) * sinh##S(z.im)); } \
     __device__ __forceinline__ C op_tan(C z) {                                                     \
         F a = z.re + z.re, b = z.im + z.im;                                                        \
-        return cscale(cmake(sin##S(a), sinh##S(b)), cos##S(a) + cosh##S(b));                       \
+        return cscale(make_##C(sin##S(a), sinh##S(b)), cos##S(a) + cosh##S(b));                       \
     }                                                                                              \
-    __device__ __forceinline__ C op_sinh(C z) { return cmake(sinh##S(z.re) * cos##S(z.im), cosh##S(z.re) * sin##S(z.im)); } \
-    __device__ __forceinline__ C op_cosh(C z) { return cmake(cosh##S(z.re) * cos##S(z.im), sinh##S(z.re) * sin##S(z.im)); } \
+    __device__ __forceinline__ C op_sinh(C z) { return make_##C(sinh##S(z.re) * cos##S(z.im), cosh##S(z.re) * sin##S(z.im)); } \
+    __device__ __forceinline__ C op_cosh(C z) { return make_##C(cosh##S(z.re) * cos##S(z.im), sinh##S(z.re) * sin##S(z.im)); } \
     __device__ __forceinline__ C op_tanh(C z) {                                                    \
         F a = z.re + z.re, b = z.im + z.im;                                                        \
-        return cscale(cmake(sinh##S(a), sin##S(b)), cosh##S(a) + cos##S(b));                       \
+        return cscale(make_##C(sinh##S(a), sin##S(b)), cosh##S(a) + cos##S(b));                       \
     }                                                                                              \
     __device__ __forceinline__ C op_arcsin(C z) {                                                  \
-        C i = cmake(0, 1), ni = cmake(0, -1);                                                      \
-        return cmul(ni, clog(cadd(csqrt(csub(cmake(1, 0), cmul(z, z))), cmul(i, z))));            \
+        C i = make_##C(0, 1), ni = make_##C(0, -1);                                                      \
+        return cmul(ni, clog(cadd(csqrt(csub(make_##C(1, 0), cmul(z, z))), cmul(i, z))));            \
     }                                                                                              \
     __device__ __forceinline__ C op_arccos(C z) {                                                  \
-        C i = cmake(0, 1), ni = cmake(0, -1);                                                      \
-        return cmul(ni, clog(cadd(cmul(i, csqrt(csub(cmake(1, 0), cmul(z, z)))), z)));            \
+        C i = make_##C(0, 1), ni = make_##C(0, -1);                                                      \
+        return cmul(ni, clog(cadd(cmul(i, csqrt(csub(make_##C(1, 0), cmul(z, z)))), z)));            \
     }                                                                                              \
     __device__ __forceinline__ C op_arctan(C z) {                                                  \
-        if (z.re == 0 && z.im == 1) return cmake(0, (F)INFINITY);                                  \
-        if (z.re == 0 && z.im == -1) return cmake(0, -(F)INFINITY);                                \
-        C i = cmake(0, 1), one = cmake(1, 0);                                                      \
+        if (z.re == 0 && z.im == 1) return make_##C(0, (F)INFINITY);                                  \
+        if (z.re == 0 && z.im == -1) return make_##C(0, -(F)INFINITY);                                \
+        C i = make_##C(0, 1), one = make_##C(1, 0);                                                      \
         C iz = cmul(i, z);                                                                         \
-        return cdiv_plain(csub(clog(cadd(one, iz)), clog(csub(one, iz))), cmake(0, 2));            \
+        return cdiv_plain(csub(clog(cadd(one, iz)), clog(csub(one, iz))), make_##C(0, 2));            \
     }                                                                                              \
     __device__ __forceinline__ C op_arcsinh(C z) {                                                 \
-        return clog(cadd(z, csqrt(cadd(cmake(1, 0), cmul(z, z)))));                                \
+        return clog(cadd(z, csqrt(cadd(make_##C(1, 0), cmul(z, z)))));                                \
     }                                                                                              \
     __device__ __forceinline__ C op_arccosh(C z) {                                                 \
-        C one = cmake(1, 0), two = cmake(2, 0);                                                    \
+        C one = make_##C(1, 0), two = make_##C(2, 0);                                                    \
         C l = clog(cadd(csqrt(cdiv_plain(cadd(z, one), two)), csqrt(cdiv_plain(csub(z, one), two)))); \
         return cmul(two, l);                                                                       \
     }                                                                                              \
     __device__ __forceinline__ C op_arctanh(C z) {                                                 \
-        if (z.re == 1 && z.im == 0) return cmake((F)INFINITY, 0);                                  \
-        if (z.re == -1 && z.im == 0) return cmake(-(F)INFINITY, 0);                                \
-        C one = cmake(1, 0);                                                                       \
-        return cdiv_plain(csub(clog(cadd(one, z)), clog(csub(one, z))), cmake(2, 0));              \
+        if (z.re == 1 && z.im == 0) return make_##C((F)INFINITY, 0);                                  \
+        if (z.re == -1 && z.im == 0) return make_##C(-(F)INFINITY, 0);                                \
+        C one = make_##C(1, 0);                                                                       \
+        return cdiv_plain(csub(clog(cadd(one, z)), clog(csub(one, z))), make_##C(2, 0));              \
     }                                                                                              \
-    __device__ __forceinline__ C op_rint(C z) { return cmake(rint##S(z.re), rint##S(z.im)); }      \
+    __device__ __forceinline__ C op_rint(C z) { return make_##C(rint##S(z.re), rint##S(z.im)); }      \
     __device__ __forceinline__ bool op_isnan(C z) { return z.re != z.re || z.im != z.im; }         \
     __device__ __forceinline__ bool op_isinf(C z) { return isinf(z.re) || isinf(z.im); }           \
     __device__ __forceinline__ bool op_isfinite(C z) { return isfinite(z.re) && isfinite(z.im); }  \

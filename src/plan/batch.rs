@@ -139,6 +139,30 @@ fn read_needs_flush(batch: &Batch, shape: &[usize], operand: &Operand) -> Result
     })
 }
 
+/// Whether writing through `target` would race with reads or writes of the batch through other
+/// layouts of its buffer.
+fn write_needs_flush(batch: &Batch, target: &Operand) -> bool {
+    let buffer = match target.storage {
+        Storage::Ready(b) => b,
+        Storage::Pending(p) => match p.result() {
+            Some(b) => b,
+            None => return !inlinable(p, target.layout),
+        },
+    };
+    let written_elsewhere = batch
+        .write_of(buffer)
+        .is_some_and(|w| w.layout != *target.layout);
+    written_elsewhere || batch.reads_other_than(buffer, target.layout)
+}
+
+/// The buffer of storage whose deferred work, if any, the caller has already accounted for.
+fn buffer_of(storage: &Storage) -> Buffer {
+    match storage {
+        Storage::Ready(b) => b.clone(),
+        Storage::Pending(p) => p.result().expect("computed").clone(),
+    }
+}
+
 fn inlinable(p: &Pending, layout: &Layout) -> bool {
     *layout == Layout::contiguous(&p.shape)
 }
@@ -178,7 +202,7 @@ pub fn inputs(
         exprs.push(match operand.storage {
             Storage::Pending(p) if p.result().is_none() => p.expr().expect("not computed yet"),
             storage => {
-                let buffer = super::ready(storage)?;
+                let buffer = buffer_of(storage);
                 let substituted = BATCH.with(|b| {
                     b.borrow()
                         .write_of(&buffer)
@@ -254,7 +278,12 @@ pub fn write(target: &Operand, expr: Expr) -> Result<()> {
                 flush()
             };
         }
-        storage => super::ready(storage)?,
+        storage => {
+            if BATCH.with(|b| write_needs_flush(&b.borrow(), target)) {
+                flush()?;
+            }
+            buffer_of(storage)
+        }
     };
     let buffer = &buffer;
     let device = buffer.device();

@@ -598,6 +598,24 @@ fn launch(
     )
 }
 
+/// A plan that only copies one contiguous array to another of its dtype: the copy engine does
+/// that at full bandwidth (`y[:] = x`).
+fn plain_copy(plan: &Plan) -> Option<(u64, u64, usize)> {
+    let [(node, out)] = plan.outputs.as_slice() else {
+        return None;
+    };
+    let leaf = plan.leaf_of[*node]?;
+    let source = &plan.leaves[leaf];
+    let same = source.buffer.dtype() == out.buffer.dtype()
+        && source.access == Access::Contiguous
+        && out.access == Access::Contiguous
+        && !source.buffer.same_buffer(&out.buffer);
+    same.then(|| {
+        let pointer = |o: &Operand| o.buffer.gpu().expect("gpu").element_pointer(o.layout.offset);
+        (pointer(out), pointer(source), plan.size() * out.buffer.dtype().size())
+    })
+}
+
 /// Runs an elementwise plan on the gpu: one kernel.
 pub fn run(shape: &[usize], outputs: &[(Buffer, Layout, Expr)]) -> Result<()> {
     let roots: Vec<&Expr> = outputs.iter().map(|(_, _, e)| e).collect();
@@ -607,6 +625,9 @@ pub fn run(shape: &[usize], outputs: &[(Buffer, Layout, Expr)]) -> Result<()> {
         .collect();
     let plan = Plan::new(shape, &roots, &destinations, None);
     let g = gpu()?;
+    if let Some((to, from, bytes)) = plain_copy(&plan) {
+        return g.copy_on_device(to, from, bytes);
+    }
     let kernel = kernels(
         g,
         plan.key(0),
@@ -633,11 +654,11 @@ fn reduce_code(r: Reduction) -> u32 {
 /// The reduction's store: how its value (or index) is written to the 0-d output.
 fn store_struct(out: DType, acc: DType) -> String {
     format!(
-        "struct Out {{ {}* p; long long k; __device__ void value({} v) {{ p[k] = {}; }} __device__ void index(long long i) {{ p[k] = ({})i; }} }};\n",
+        "struct Out {{ {}* p; long long k; __device__ void value({} v) {{ p[k] = {}; }} __device__ void index(long long i) {{ p[k] = {}; }} }};\n",
         storage(out),
         register(acc),
         store(out, &convert(acc, out, "v")),
-        storage(out),
+        store(out, &convert(DType::I64, out, "i")),
     )
 }
 
@@ -1068,3 +1089,173 @@ pub fn cumsum(
     )?;
     Ok(result)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::dtype::ALL;
+    use crate::plan::resolve::{self, loops};
+    use crate::plan::table::OPS;
+
+    /// A generated kernel renamed so that many can share one compilation.
+    fn renamed(text: &str, k: usize) -> String {
+        let body = text
+            .strip_prefix(PRELUDE)
+            .unwrap_or(text)
+            .trim_start_matches('\n');
+        let body = body.strip_prefix(REDUCE).unwrap_or(body);
+        let mut out = body.to_string();
+        for name in [
+            "elementwise(",
+            "partial(",
+            "finish(",
+            "axis_threads(",
+            "axis_blocks(",
+            "scan_totals(",
+            "scan_offsets(",
+            "scan_apply(",
+            "scan_lines(",
+        ] {
+            out = out.replace(&format!("void {name}"), &format!("void k{k}_{name}"));
+        }
+        out.replace("struct Out ", &format!("struct Out{k} "))
+            .replace("Out o;", &format!("Out{k} o;"))
+            .replace(", Out>(", &format!(", Out{k}>("))
+            .replace("block_inclusive_scan", &format!("block_inclusive_scan{k}"))
+    }
+
+    fn leaf(dtype: DType, layout: Layout) -> Expr {
+        let size = layout.shape.iter().product::<usize>().max(64);
+        Expr::leaf(Buffer::alloc(Device::Cpu, size, dtype).unwrap(), layout)
+    }
+
+    fn elementwise_case(shape: &[usize], expr: &Expr, out_layout: Layout) -> String {
+        let out = Buffer::alloc(Device::Cpu, 64, expr.dtype()).unwrap();
+        elementwise_text(&Plan::new(shape, &[expr], &[(out, out_layout)], None))
+    }
+
+    /// Every row and loop of the table, every cast, every reduction and scan accumulator, and
+    /// each kind of operand access, generated and compiled with NVRTC (no gpu needed).
+    #[test]
+    fn generated_kernels_compile() {
+        // SAFETY: only tries to open the library.
+        if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+            println!("skipped: no NVRTC library");
+            return;
+        }
+        let shape = [8];
+        let flat = Layout::contiguous(&shape);
+        let mut texts = Vec::new();
+        for row in OPS {
+            let signatures: Vec<resolve::Signature> = match row.op {
+                table::Op::Where | table::Op::Clip => ALL
+                    .iter()
+                    .map(|&d| resolve::Signature {
+                        inputs: if row.op == table::Op::Where {
+                            vec![DType::Bool, d, d]
+                        } else {
+                            vec![d, d, d]
+                        },
+                        output: d,
+                    })
+                    .collect(),
+                _ => loops(row).collect(),
+            };
+            for sig in signatures {
+                let args = sig.inputs.iter().map(|&d| leaf(d, flat.clone())).collect();
+                let expr = Expr::apply(row.op, args, sig.output);
+                texts.push(elementwise_case(&shape, &expr, flat.clone()));
+            }
+        }
+        for &from in &ALL {
+            for &to in &ALL {
+                let expr = leaf(from, flat.clone()).cast(to);
+                texts.push(elementwise_case(&shape, &expr, flat.clone()));
+            }
+        }
+        // Strided, broadcast and scalar operands, a strided output, float16 and complex scalars.
+        let matrix = [4, 6];
+        let strided = Layout {
+            shape: vec![4, 6],
+            strides: vec![12, 2],
+            offset: 1,
+        };
+        let row_broadcast = Layout {
+            shape: vec![4, 6],
+            strides: vec![0, 1],
+            offset: 0,
+        };
+        let uniform = Layout {
+            shape: vec![4, 6],
+            strides: vec![0, 0],
+            offset: 3,
+        };
+        for dtype in [DType::F64, DType::F16, DType::C64, DType::U8] {
+            let sum = Expr::apply(
+                table::Op::Add,
+                vec![
+                    leaf(dtype, strided.clone()),
+                    Expr::apply(
+                        table::Op::Multiply,
+                        vec![leaf(dtype, row_broadcast.clone()), leaf(dtype, uniform.clone())],
+                        dtype,
+                    ),
+                ],
+                dtype,
+            );
+            let scaled = Expr::apply(table::Op::Multiply, vec![sum, Expr::scalar(Scalar::Int(2), dtype)], dtype);
+            texts.push(elementwise_case(&matrix, &scaled, strided.clone()));
+        }
+        for r in [
+            Reduction::Sum,
+            Reduction::Prod,
+            Reduction::Min,
+            Reduction::Max,
+            Reduction::ArgMin,
+            Reduction::ArgMax,
+            Reduction::Any,
+            Reduction::All,
+        ] {
+            for &dtype in &ALL {
+                let x = leaf(dtype, Layout::contiguous(&matrix));
+                let out = r.result_dtype(dtype);
+                let value = x.clone().cast(r.accumulator(dtype));
+                let plan = Plan::new(&matrix, &[&value], &[], None);
+                texts.push(reduction_text(&plan, r, out));
+                let axis = Plan::new(&matrix, &[&value], &[], Some(&axis_last(2, 0)));
+                texts.push(axis_text(&axis, r, out));
+            }
+        }
+        for &dtype in &ALL {
+            let accumulate = Reduction::Sum.accumulator(dtype);
+            let out = Reduction::Sum.result_dtype(dtype);
+            let value = leaf(dtype, Layout::contiguous(&[24])).cast(accumulate);
+            texts.push(scan_text(&Plan::new(&[24], &[&value], &[], None), out, true));
+            let value = leaf(dtype, Layout::contiguous(&matrix)).cast(accumulate);
+            let lines = Plan::new(&matrix, &[&value], &[], Some(&axis_last(2, 1)));
+            texts.push(scan_text(&lines, out, false));
+        }
+        let mut source = format!("{PRELUDE}\n{REDUCE}\n");
+        for (k, text) in texts.iter().enumerate() {
+            source.push_str(&renamed(text, k));
+        }
+        let image = crate::device::gpu::modules::compile("generated", &source, "sm_90")
+            .unwrap_or_else(|e| panic!("{}", e.message));
+        assert!(image.len() > 10_000);
+    }
+
+    #[test]
+    fn hand_written_modules_compile() {
+        // SAFETY: only tries to open the library.
+        if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+            println!("skipped: no NVRTC library");
+            return;
+        }
+        for (name, source) in crate::device::gpu::modules::hand_written() {
+            let image = crate::device::gpu::modules::compile(name, source, "sm_90")
+                .unwrap_or_else(|e| panic!("{}", e.message));
+            assert!(image.len() > 1000, "{name}: {} bytes", image.len());
+        }
+    }
+}
+
