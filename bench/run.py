@@ -14,9 +14,11 @@ import json
 import os
 import platform
 import re
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -44,6 +46,10 @@ BASELINE_MODULE = {"cpu": "numpy", "gpu": "cupy"}
 DEVICES = tuple(BASELINE_SUFFIX)
 RESULTS_FILE = {"cpu": BENCH_DIR / "RESULTS.md", "gpu": BENCH_DIR / "RESULTS-gpu.md"}
 HEADER_LINE = re.compile(r"#\s*([\w-]+):\s*(.*?)\s*$")
+# With 'fresh-cache: yes', each case process gets new empty directories in these variables:
+# arrsh's compiled-kernel cache, CuPy's, and the CUDA driver's JIT cache (used only for PTX).
+KERNEL_CACHE_VARIABLES = ("ARRSH_KERNEL_CACHE", "CUPY_CACHE_DIR", "CUDA_CACHE_PATH")
+YES_NO = {"yes": True, "no": False}
 REFERENCE_ONLY = "n/a (reference)"  # the arrsh cell of a case that has no .arr side
 
 
@@ -70,12 +76,14 @@ class Case:
     quick_variant: Variant
     reps: int
     rounds: int  # arrsh and baseline processes run this many times each, alternating
-    max_ratio: float | None  # target: arrsh time / baseline time must be at most this; None: no arrsh side
+    max_ratio: float | None  # target: arrsh time / baseline time must be at most this; None: no ratio target
     arr_path: Path | None  # None: a reference case, measured by its baseline only
     devices: frozenset[str] = frozenset(DEVICES)  # where the case runs
     bytes_moved: str | None = None  # expression in the size parameters: bytes read + written per repetition
     bandwidth_of: str | None = None  # the case whose baseline bandwidth is this case's reference
     bandwidth_target: float | None = None  # smallest acceptable arrsh bandwidth / reference bandwidth
+    max_seconds: float | None = None  # target-seconds: arrsh's median must be at most this
+    fresh_cache: bool = False  # every process starts with empty kernel caches (KERNEL_CACHE_VARIABLES)
 
     def baseline_path(self, device: str) -> Path:
         return CASES_DIR / f"{self.name}{BASELINE_SUFFIX[device]}"
@@ -136,12 +144,17 @@ def load_case(header_path: Path, device: str, arr_path: Path | None) -> Case:
     """The case whose header is in header_path (its .arr file, or its baseline for a reference case)."""
     header = read_header(header_path)
     value = {key: for_device(header, key, device) for key in
-             ("title", "sizes", "quick", "target", "reps", "rounds", "bytes", "bandwidth-of", "bandwidth-target")}
-    required = {"title", "sizes", "quick"} | ({"target"} if arr_path else set())
+             ("title", "sizes", "quick", "target", "target-seconds", "reps", "rounds", "bytes", "bandwidth-of",
+              "bandwidth-target", "fresh-cache")}
+    required = {"title", "sizes", "quick"}
     missing = {key for key in required if value[key] is None}
+    if arr_path and value["target"] is None and value["target-seconds"] is None:
+        missing.add("target (or target-seconds)")
     if missing:
         raise ValueError(f"{header_path}: header lacks {', '.join(sorted(missing))}"
                          f"{'' if device == 'cpu' else f' (or {device}-…)'}")
+    if (value["fresh-cache"] or "no") not in YES_NO:
+        raise ValueError(f"{header_path}: fresh-cache must be yes or no, not {value['fresh-cache']!r}")
     devices = frozenset(header.get("devices", " ".join(DEVICES)).replace(",", " ").split())
     if not devices or devices - set(DEVICES):
         raise ValueError(f"{header_path}: devices must name some of {', '.join(DEVICES)}")
@@ -160,6 +173,8 @@ def load_case(header_path: Path, device: str, arr_path: Path | None) -> Case:
         bytes_moved=value["bytes"],
         bandwidth_of=value["bandwidth-of"],
         bandwidth_target=float(value["bandwidth-target"] or 1) if value["bandwidth-of"] else None,
+        max_seconds=float(value["target-seconds"]) if arr_path and value["target-seconds"] else None,
+        fresh_cache=YES_NO[value["fresh-cache"] or "no"],
     )
     for variant in (*case.variants, case.quick_variant):
         case.bytes_for(variant)  # a bad expression is an error now, not after the runs
@@ -315,7 +330,8 @@ class Plan:
         return (case.quick_variant,) if self.quick else case.variants
 
     def reps(self, case: Case) -> int:
-        return QUICK_REPS if self.quick else case.reps
+        # A case of fewer repetitions (one timing per fresh process) keeps its number.
+        return min(QUICK_REPS, case.reps) if self.quick else case.reps
 
     def rounds(self, case: Case) -> int:
         return 1 if self.quick else case.rounds
@@ -353,6 +369,22 @@ def add_round(total: Measurement, round_: Measurement) -> None:
     total.failure = round_.failure
 
 
+def run_process(case: Case, command: list[str], source: str, reps: int, env: dict, timeout: int) -> Measurement:
+    """One case process; for a fresh-cache case, with new empty kernel-cache directories, removed
+    afterwards."""
+    if not case.fresh_cache:
+        return run_case_script(command, source, reps, env, timeout)
+    caches = Path(tempfile.mkdtemp(prefix=f"arrsh-bench-{case.name}-"))
+    try:
+        for variable in KERNEL_CACHE_VARIABLES:
+            directory = caches / variable.lower()
+            directory.mkdir()
+            env = {**env, variable: str(directory)}
+        return run_case_script(command, source, reps, env, timeout)
+    finally:
+        shutil.rmtree(caches, ignore_errors=True)
+
+
 def measure_case(case: Case, variant: Variant, plan: Plan, arrsh: Arrsh, baseline_unusable: str) -> CaseResult:
     reps = plan.reps(case)
     prelude = variant.prelude(reps)
@@ -368,11 +400,11 @@ def measure_case(case: Case, variant: Variant, plan: Plan, arrsh: Arrsh, baselin
     # shared machine; each side's median is over the repetitions of all its rounds.
     for _ in range(plan.rounds(case)):
         if not (arrsh_time.skipped or arrsh_time.failure):
-            add_round(arrsh_time, run_case_script(arrsh.command("-"), prelude + case.arr_path.read_text(),
-                                                  reps, dict(os.environ), plan.script_timeout))
+            add_round(arrsh_time, run_process(case, arrsh.command("-"), prelude + case.arr_path.read_text(),
+                                              reps, dict(os.environ), plan.script_timeout))
         if not (baseline_time.skipped or baseline_time.failure):
-            add_round(baseline_time, run_case_script([sys.executable, "-"], prelude + baseline_path.read_text(),
-                                                     reps, numpy_env(), plan.script_timeout))
+            add_round(baseline_time, run_process(case, [sys.executable, "-"], prelude + baseline_path.read_text(),
+                                                 reps, numpy_env(), plan.script_timeout))
     baseline_label = read_header(baseline_path).get("baseline", baseline_path.name)
     return CaseResult(case, variant, baseline_label, arrsh_time, baseline_time)
 
@@ -593,10 +625,31 @@ def startup_section(results: list[StartupResult], runs: int) -> list[str]:
             *markdown_table(["command", "median", "target", "met"], rows)]
 
 
+def case_target(result: CaseResult) -> tuple[str, str]:
+    """The target and met cells: the ratio target, the target-seconds one, or both (met when both are)."""
+    arrsh_s, baseline_s = result.arrsh.median, result.baseline.median
+    max_ratio, max_seconds = result.case.max_ratio, result.case.max_seconds
+    targets, verdicts = [], []
+    if max_ratio is not None:
+        targets.append(target_text(max_ratio))
+        both = arrsh_s is not None and baseline_s is not None
+        verdicts.append(met_text(arrsh_s / baseline_s if both else None, max_ratio))
+    if max_seconds is not None:
+        targets.append(f"≤ {format_seconds(max_seconds)}")
+        verdicts.append(met_text(arrsh_s, max_seconds))
+    if not targets:
+        return "—", "—"
+    if "—" in verdicts:
+        met = "—"
+    else:
+        met = "yes" if all(verdict == "yes" for verdict in verdicts) else "**no**"
+    return "; ".join(targets), met
+
+
 def case_row(result: CaseResult) -> list[str]:
     arrsh_s, baseline_s = result.arrsh.median, result.baseline.median
     both = arrsh_s is not None and baseline_s is not None
-    max_ratio = result.case.max_ratio
+    target, met = case_target(result)
     return [
         f"`{result.case.name}`",
         result.case.title,
@@ -605,8 +658,8 @@ def case_row(result: CaseResult) -> list[str]:
         result.baseline_label,
         describe(result.baseline),
         ratio_text(arrsh_s, baseline_s) if both else "—",
-        "—" if max_ratio is None else target_text(max_ratio),
-        "—" if max_ratio is None else met_text(arrsh_s / baseline_s if both else None, max_ratio),
+        target,
+        met,
     ]
 
 
@@ -618,6 +671,9 @@ def cases_section(results: list[CaseResult], plan: Plan, without_variant: list[s
             "Each time is the median of the repetitions timed inside one process (data made first, untimed);",
             "for a case with `rounds` in its header, of the repetitions of that many processes per side,",
             "arrsh and baseline alternating.",
+            *(["A case with `fresh-cache: yes` gives every process new, empty kernel-cache directories "
+               f"({', '.join(f'`{name}`' for name in KERNEL_CACHE_VARIABLES)})."]
+              if any(result.case.fresh_cache for result in results) else []),
             "ratio = arrsh median / baseline median: below 1 means arrsh is faster.",
             "",
             *markdown_table(["case", "computation", "size", "arrsh", "baseline", "baseline time", "ratio",

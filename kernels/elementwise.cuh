@@ -276,9 +276,10 @@ __device__ __forceinline__ float op_nextafter_half(float a, float b) {
     if (a == b) return b;
     return half_step(a, b > a);
 }
+// NumPy's half spacing: the gap above a positive value, the (positive) gap toward zero below.
 __device__ __forceinline__ float op_spacing_half(float a) {
     if (isinf(a)) return NAN;
-    return half_step(a, !signbit(a)) - a;
+    return half_step(a, true) - a;
 }
 
 // ---- comparisons and logic (every type; the mixed int64/uint64 ones compare exactly) ----
@@ -409,7 +410,7 @@ template <class T> __device__ __forceinline__ T op_clip(T x, T lo, T hi) { retur
     __device__ __forceinline__ C op_power(C a, C b) {                                              \
         if (b.re == 0 && b.im == 0) return make_##C(1, 0);                                            \
         if (a.re == 0 && a.im == 0)                                                                \
-            return (b.re > 0 && b.im == 0) ? make_##C(0, 0) : make_##C((F)NAN, (F)NAN);                  \
+            return b.re > 0 ? make_##C(0, 0) : make_##C((F)NAN, (F)NAN);                  \
         if (b.im == 0 && b.re == trunc##S(b.re) && fabs##S(b.re) < 100) {                          \
             long long n = (long long)b.re;                                                         \
             if (n == 1) return a;                                                                  \
@@ -427,56 +428,56 @@ template <class T> __device__ __forceinline__ T op_clip(T x, T lo, T hi) { retur
         }                                                                                          \
         return cexp(cmul(b, clog(a)));                                                             \
     }                                                                                              \
-    __device__ __forceinline__ C op_sqrt(C z) { return csqrt(z); }                                 \
-    __device__ __forceinline__ C op_exp(C z) { return cexp(z); }                                   \
-    __device__ __forceinline__ C op_exp2(C z) { return cexp(make_##C(z.re * (F)LN2, z.im * (F)LN2)); } \
-    __device__ __forceinline__ C op_expm1(C z) {                                                   \
+    __device__ __forceinline__ C t_sqrt(C z) { return csqrt(z); }                                 \
+    __device__ __forceinline__ C t_exp(C z) { return cexp(z); }                                   \
+    __device__ __forceinline__ C t_exp2(C z) { return cexp(make_##C(z.re * (F)LN2, z.im * (F)LN2)); } \
+    __device__ __forceinline__ C t_expm1(C z) {                                                   \
         F h = sin##S(z.im / 2);                                                                    \
         return make_##C(expm1##S(z.re) * cos##S(z.im) - 2 * h * h, exp##S(z.re) * sin##S(z.im));      \
     }                                                                                              \
-    __device__ __forceinline__ C op_log(C z) { return clog(z); }                                   \
-    __device__ __forceinline__ C op_log2(C z) { return cscale(clog(z), (F)LN2); }                  \
-    __device__ __forceinline__ C op_log10(C z) { return cscale(clog(z), (F)LN10); }                \
-    __device__ __forceinline__ C op_log1p(C z) {                                                   \
+    __device__ __forceinline__ C t_log(C z) { return clog(z); }                                   \
+    __device__ __forceinline__ C t_log2(C z) { return cscale(clog(z), (F)LN2); }                  \
+    __device__ __forceinline__ C t_log10(C z) { return cscale(clog(z), (F)LN10); }                \
+    __device__ __forceinline__ C t_log1p(C z) {                                                   \
         F x = z.re + 1;                                                                            \
         return make_##C(log##S(hypot##S(x, z.im)), atan2##S(z.im, x));                                \
     }                                                                                              \
-    __device__ __forceinline__ C op_sin(C z) { return make_##C(sin##S(z.re) * cosh##S(z.im), cos##S(z.re) * sinh##S(z.im)); } \
-    __device__ __forceinline__ C op_cos(C z) { return make_##C(cos##S(z.re) * cosh##S(z.im), -sin##S(z.re) * sinh##S(z.im)); } \
-    __device__ __forceinline__ C op_tan(C z) {                                                     \
+    __device__ __forceinline__ C t_sin(C z) { return make_##C(sin##S(z.re) * cosh##S(z.im), cos##S(z.re) * sinh##S(z.im)); } \
+    __device__ __forceinline__ C t_cos(C z) { return make_##C(cos##S(z.re) * cosh##S(z.im), -sin##S(z.re) * sinh##S(z.im)); } \
+    __device__ __forceinline__ C t_tan(C z) {                                                     \
         F a = z.re + z.re, b = z.im + z.im;                                                        \
         return cscale(make_##C(sin##S(a), sinh##S(b)), cos##S(a) + cosh##S(b));                       \
     }                                                                                              \
-    __device__ __forceinline__ C op_sinh(C z) { return make_##C(sinh##S(z.re) * cos##S(z.im), cosh##S(z.re) * sin##S(z.im)); } \
-    __device__ __forceinline__ C op_cosh(C z) { return make_##C(cosh##S(z.re) * cos##S(z.im), sinh##S(z.re) * sin##S(z.im)); } \
-    __device__ __forceinline__ C op_tanh(C z) {                                                    \
+    __device__ __forceinline__ C t_sinh(C z) { return make_##C(sinh##S(z.re) * cos##S(z.im), cosh##S(z.re) * sin##S(z.im)); } \
+    __device__ __forceinline__ C t_cosh(C z) { return make_##C(cosh##S(z.re) * cos##S(z.im), sinh##S(z.re) * sin##S(z.im)); } \
+    __device__ __forceinline__ C t_tanh(C z) {                                                    \
         F a = z.re + z.re, b = z.im + z.im;                                                        \
         return cscale(make_##C(sinh##S(a), sin##S(b)), cosh##S(a) + cos##S(b));                       \
     }                                                                                              \
-    __device__ __forceinline__ C op_arcsin(C z) {                                                  \
+    __device__ __forceinline__ C t_arcsin(C z) {                                                  \
         C i = make_##C(0, 1), ni = make_##C(0, -1);                                                      \
         return cmul(ni, clog(cadd(csqrt(csub(make_##C(1, 0), cmul(z, z))), cmul(i, z))));            \
     }                                                                                              \
-    __device__ __forceinline__ C op_arccos(C z) {                                                  \
+    __device__ __forceinline__ C t_arccos(C z) {                                                  \
         C i = make_##C(0, 1), ni = make_##C(0, -1);                                                      \
         return cmul(ni, clog(cadd(cmul(i, csqrt(csub(make_##C(1, 0), cmul(z, z)))), z)));            \
     }                                                                                              \
-    __device__ __forceinline__ C op_arctan(C z) {                                                  \
+    __device__ __forceinline__ C t_arctan(C z) {                                                  \
         if (z.re == 0 && z.im == 1) return make_##C(0, (F)INFINITY);                                  \
         if (z.re == 0 && z.im == -1) return make_##C(0, -(F)INFINITY);                                \
         C i = make_##C(0, 1), one = make_##C(1, 0);                                                      \
         C iz = cmul(i, z);                                                                         \
         return cdiv_plain(csub(clog(cadd(one, iz)), clog(csub(one, iz))), make_##C(0, 2));            \
     }                                                                                              \
-    __device__ __forceinline__ C op_arcsinh(C z) {                                                 \
+    __device__ __forceinline__ C t_arcsinh(C z) {                                                 \
         return clog(cadd(z, csqrt(cadd(make_##C(1, 0), cmul(z, z)))));                                \
     }                                                                                              \
-    __device__ __forceinline__ C op_arccosh(C z) {                                                 \
+    __device__ __forceinline__ C t_arccosh(C z) {                                                 \
         C one = make_##C(1, 0), two = make_##C(2, 0);                                                    \
         C l = clog(cadd(csqrt(cdiv_plain(cadd(z, one), two)), csqrt(cdiv_plain(csub(z, one), two)))); \
         return cmul(two, l);                                                                       \
     }                                                                                              \
-    __device__ __forceinline__ C op_arctanh(C z) {                                                 \
+    __device__ __forceinline__ C t_arctanh(C z) {                                                 \
         if (z.re == 1 && z.im == 0) return make_##C((F)INFINITY, 0);                                  \
         if (z.re == -1 && z.im == 0) return make_##C(-(F)INFINITY, 0);                                \
         C one = make_##C(1, 0);                                                                       \
@@ -492,3 +493,29 @@ template <class T> __device__ __forceinline__ T op_clip(T x, T lo, T hi) { retur
     __device__ __forceinline__ F op_imag(C z) { return z.im; }
 COMPLEX_OPS(c64, float, f, 0.693147180559945309417f, 2.30258509299404568402f)
 COMPLEX_OPS(c128, double, , 0.693147180559945309417, 2.30258509299404568402)
+
+// The transcendental functions: c128 by the formulas above, with C99's branch cuts on the real
+// axis (where the sign of a zero imaginary part picks the side); c64 computed in c128 and
+// rounded, as the cpu does.
+__device__ __forceinline__ bool real_beyond_one(c128 z) { return z.im == 0 && fabs(z.re) > 1; }
+#define C128_SAME(NAME) __device__ __forceinline__ c128 op_##NAME(c128 z) { return t_##NAME(z); }
+C128_SAME(sqrt) C128_SAME(exp) C128_SAME(exp2) C128_SAME(expm1) C128_SAME(log) C128_SAME(log2)
+C128_SAME(log10) C128_SAME(log1p) C128_SAME(sin) C128_SAME(cos) C128_SAME(tan) C128_SAME(arctan)
+C128_SAME(sinh) C128_SAME(cosh) C128_SAME(tanh) C128_SAME(arcsinh) C128_SAME(arccosh)
+__device__ __forceinline__ c128 op_arcsin(c128 z) {
+    if (!real_beyond_one(z)) return t_arcsin(z);
+    return make_c128(copysign(1.57079632679489661923, z.re), copysign(acosh(fabs(z.re)), z.im));
+}
+__device__ __forceinline__ c128 op_arccos(c128 z) {
+    if (!real_beyond_one(z)) return t_arccos(z);
+    return make_c128(z.re > 0 ? 0.0 : 3.14159265358979323846, -copysign(acosh(fabs(z.re)), z.im));
+}
+__device__ __forceinline__ c128 op_arctanh(c128 z) {
+    if (!real_beyond_one(z)) return t_arctanh(z);
+    return make_c128(atanh(1 / z.re), copysign(1.57079632679489661923, z.im));
+}
+#define C64_WIDE(NAME) __device__ __forceinline__ c64 op_##NAME(c64 z) { return cvt<c64>(op_##NAME(cvt<c128>(z))); }
+C64_WIDE(sqrt) C64_WIDE(exp) C64_WIDE(exp2) C64_WIDE(expm1) C64_WIDE(log) C64_WIDE(log2)
+C64_WIDE(log10) C64_WIDE(log1p) C64_WIDE(sin) C64_WIDE(cos) C64_WIDE(tan) C64_WIDE(arcsin)
+C64_WIDE(arccos) C64_WIDE(arctan) C64_WIDE(sinh) C64_WIDE(cosh) C64_WIDE(tanh) C64_WIDE(arcsinh)
+C64_WIDE(arccosh) C64_WIDE(arctanh)

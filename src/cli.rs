@@ -38,6 +38,9 @@ pub struct Options {
     /// At exit, a per-line table of where the time went (each statement synchronized).
     #[arg(long)]
     pub profile: bool,
+    /// Run every elementwise operation on its own, as it is made (no deferral, no fusion).
+    #[arg(long)]
+    pub no_fuse: bool,
     /// What an element-by-element read of a gpu array does.
     #[arg(long, value_name = "MODE", value_parser = ["allow", "warn", "error"], default_value = "warn")]
     pub scalar: String,
@@ -50,10 +53,6 @@ pub enum DeviceChoice {
 }
 
 /// Exit status: 0 success, 1 an error in the program, 2 bad command-line use (clap's own).
-/// Deep recursion in user programs needs more stack than a main thread has: the interpreter
-/// runs on a thread of this size.
-pub const INTERPRETER_STACK_BYTES: usize = 512 << 20;
-
 pub fn run(options: Options) -> i32 {
     crate::interp::builtins::start_clock();
     let color =
@@ -67,6 +66,10 @@ pub fn run(options: Options) -> i32 {
     let mut interp = Interpreter::new(stdout, Box::new(io::stderr()));
     interp.color = color;
     interp.timing = options.time;
+    if options.no_fuse {
+        // Nothing is deferred yet, so this cannot fail.
+        let _ = crate::plan::set_fusion(false);
+    }
     interp.scalar_mode = crate::interp::ScalarMode::parse(&options.scalar)
         .unwrap_or(crate::interp::ScalarMode::Warn);
     if let DeviceChoice::Gpu = options.device {

@@ -6,7 +6,7 @@ static ALLOCATOR: arrsh::device::cpu::retain::RetainLarge = arrsh::device::cpu::
 fn main() {
     let options = arrsh::cli::Options::parse();
     let status = std::thread::Builder::new()
-        .stack_size(arrsh::cli::INTERPRETER_STACK_BYTES)
+        .stack_size(arrsh::interp::INTERPRETER_STACK_BYTES)
         .spawn(move || arrsh::cli::run(options))
         .and_then(|thread| {
             thread

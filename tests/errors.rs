@@ -760,7 +760,7 @@ fn kind_mismatches(cases: &'static [Case]) -> Vec<(usize, String)> {
     let dir = fixture_dir();
     std::env::set_current_dir(&dir).unwrap();
     let found = std::thread::Builder::new()
-        .stack_size(arrsh::cli::INTERPRETER_STACK_BYTES)
+        .stack_size(arrsh::interp::INTERPRETER_STACK_BYTES)
         .spawn(move || {
             let mut found = Vec::new();
             for (i, c) in cases.iter().enumerate() {

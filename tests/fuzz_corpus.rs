@@ -43,7 +43,7 @@ fn fuzz_inputs_never_crash_or_hang() {
         let start = Instant::now();
         let parse_text = text.clone();
         let parsed = std::thread::Builder::new()
-            .stack_size(arrsh::cli::INTERPRETER_STACK_BYTES)
+            .stack_size(arrsh::interp::INTERPRETER_STACK_BYTES)
             .spawn(move || check_parse(&parse_text))
             .unwrap()
             .join()

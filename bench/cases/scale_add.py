@@ -6,5 +6,5 @@ import numpy as np
 x = np.random.rand(n)
 for _ in range(reps):
     t = time.perf_counter()
-    x = x * 5 + 1
+    y = x * 5 + 1
     print("@time", time.perf_counter() - t)

@@ -3,7 +3,7 @@
 # sizes: n=1e8 | n=1e9
 # quick: n=1e6
 # reps: 7
-# target: 1.0
+# target: 0.4
 # bytes: 3*16*n
 # bandwidth-of: device_copy
 # bandwidth-target: 0.85

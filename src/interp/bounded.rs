@@ -32,7 +32,7 @@ pub fn run_bounded(text: &str, time_limit: Duration) -> Result<()> {
     let (flag_sender, flag) = channel();
     let (done_sender, done) = channel();
     let worker = std::thread::Builder::new()
-        .stack_size(crate::cli::INTERPRETER_STACK_BYTES)
+        .stack_size(super::INTERPRETER_STACK_BYTES)
         .spawn(move || {
             let mut interp = Interpreter::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
             let _ = flag_sender.send(interp.interrupt_flag());

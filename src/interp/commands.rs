@@ -71,6 +71,20 @@ static COMMANDS: &[Command] = &[
         run: device,
     },
     Command {
+        name: "fuse",
+        args: "[on|off]",
+        help: "fusion of elementwise work into one pass (on by default); off runs each operation alone, as it is made",
+        takes_path: false,
+        run: |i, a| super::report_commands::fuse(i, a).map(done),
+    },
+    Command {
+        name: "explain",
+        args: "[--source] STMT",
+        help: "runs STMT and shows each pass it ran: the fused operations and their dtypes, what it read and wrote; --source adds the generated CUDA C",
+        takes_path: false,
+        run: |i, a| super::report_commands::explain(i, a).map(done),
+    },
+    Command {
         name: "vars",
         args: "",
         help: "a table of variables: name, kind, dtype, shape, device, bytes",

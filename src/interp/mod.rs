@@ -32,6 +32,10 @@ use crate::syntax::{self, resolve};
 use builtins::Builtin;
 use value::{CellRef, Closure, Value};
 
+/// Deep recursion in user programs needs more stack than a main thread has: the interpreter
+/// runs on a thread of this size.
+pub const INTERPRETER_STACK_BYTES: usize = 512 << 20;
+
 /// How deep user functions may call before the session stops the recursion.
 const MAX_CALL_DEPTH: usize = 1000;
 

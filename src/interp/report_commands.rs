@@ -63,6 +63,51 @@ pub fn time(interp: &mut Interpreter, args: &str) -> Result<()> {
     Ok(())
 }
 
+pub fn fuse(interp: &mut Interpreter, args: &str) -> Result<()> {
+    let on = match args {
+        "" => !crate::plan::fusion(),
+        "on" => true,
+        "off" => false,
+        other => {
+            return Err(command_error(format!(
+                ":fuse takes on or off, not `{other}`"
+            )))
+        }
+    };
+    crate::plan::set_fusion(on)?;
+    interp.write_err(&format!("fusion {}\n", if on { "on" } else { "off" }));
+    Ok(())
+}
+
+/// `:explain [--source] STMT`: runs the statement (its deferred work at its end) and describes
+/// every pass its plans ran.
+pub fn explain(interp: &mut Interpreter, args: &str) -> Result<()> {
+    let (source, statement) = match args.strip_prefix("--source") {
+        Some(rest) => (true, rest.trim_start()),
+        None => (false, args),
+    };
+    if statement.is_empty() {
+        return Err(command_error(
+            ":explain needs a statement, e.g. :explain y = x * 5 + 1",
+        ));
+    }
+    let program = interp.compile_fragment(args, statement)?;
+    crate::plan::flush()?;
+    crate::plan::explain::start(source);
+    let ran = interp.run_program(&program, false);
+    let passes = crate::plan::explain::finish();
+    ran?;
+    let mut text = String::new();
+    if passes.is_empty() {
+        text.push_str("no elementwise or reduction pass ran\n");
+    }
+    for (k, pass) in passes.iter().enumerate() {
+        text.push_str(&interp.describe_pass(k + 1, pass));
+    }
+    interp.write_err(&text);
+    Ok(())
+}
+
 pub fn scalar(interp: &mut Interpreter, args: &str) -> Result<()> {
     if !args.is_empty() {
         interp.scalar_mode = ScalarMode::parse(args).ok_or_else(|| {
@@ -239,4 +284,80 @@ pub fn profile(interp: &mut Interpreter, path: &str) -> Result<()> {
     let report = interp.profile_source(path, &text, width().min(100))?;
     interp.write_err(&report);
     Ok(())
+}
+
+impl Interpreter {
+    /// The session's name for the array a buffer holds, if a variable holds it.
+    fn name_of(&self, buffer: &crate::device::Buffer) -> Option<String> {
+        let target = crate::plan::Storage::Ready(buffer.clone());
+        self.variables()
+            .into_iter()
+            .find_map(|(name, value)| match value {
+                Value::Array(a) if a.storage().same(&target) => Some(name.to_string()),
+                _ => None,
+            })
+    }
+
+    fn describe_pass(&self, number: usize, pass: &crate::plan::explain::Pass) -> String {
+        use crate::plan::explain::describe_buffer;
+        let name = |b: &crate::device::Buffer| self.name_of(b);
+        let what = match pass.device {
+            Device::Gpu => "gpu kernel",
+            Device::Cpu => "cpu pass",
+        };
+        let inputs: Vec<String> = pass
+            .inputs
+            .iter()
+            .map(|(b, l)| describe_buffer(b, l, &name))
+            .collect();
+        let outputs: Vec<String> = pass
+            .outputs
+            .iter()
+            .map(|(b, l)| describe_buffer(b, l, &name))
+            .collect();
+        let mut lines: Vec<usize> = pass
+            .positions
+            .iter()
+            .map(|&p| super::line_at(&self.sources, p))
+            .collect();
+        lines.sort_unstable();
+        lines.dedup();
+        let (read, written) = pass.traffic();
+        let mut text = format!(
+            "pass {number}: {what}, {} over {} elements ({})\n",
+            pass.kind,
+            pass.shape.iter().product::<usize>(),
+            report::lines_text(&lines)
+        );
+        if !pass.operations.is_empty() {
+            text.push_str(&format!("  operations: {}\n", pass.operations.join(", ")));
+        }
+        text.push_str(&format!(
+            "  reads: {}\n",
+            if inputs.is_empty() {
+                "nothing (scalars only)".to_string()
+            } else {
+                inputs.join(", ")
+            }
+        ));
+        if !outputs.is_empty() {
+            text.push_str(&format!("  writes: {}\n", outputs.join(", ")));
+        }
+        text.push_str(&format!(
+            "  bytes: {} read, {} written\n",
+            crate::base::human_bytes(read as f64),
+            crate::base::human_bytes(written as f64)
+        ));
+        if let Some(source) = &pass.source {
+            text.push_str(
+                "  generated CUDA C (after the preludes kernels/elementwise.cuh and reduce.cuh):\n",
+            );
+            for line in crate::plan::cuda::generated_part(source).lines() {
+                text.push_str("    ");
+                text.push_str(line);
+                text.push('\n');
+            }
+        }
+        text
+    }
 }

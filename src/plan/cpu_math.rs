@@ -432,10 +432,10 @@ impl Math for f16 {
             Op::Negative => -a,
             Op::Positive | Op::Conjugate => a,
             Op::Spacing if a.is_infinite() => f16::NAN,
-            Op::Spacing => {
-                let next = half_step(a, !a.is_sign_negative());
-                f16::from_f32(next.to_f32() - a.to_f32())
-            }
+            // NumPy's half spacing is the gap above a positive value and, for a negative one,
+            // the (positive) gap toward zero.
+            Op::Spacing => f16::from_f32(half_step(a, true).to_f32() - a.to_f32()),
+            Op::Absolute => f16::from_bits(a.to_bits() & 0x7fff),
             _ => f16::from_f32(f32::unary(op, a.to_f32())),
         }
     }
@@ -487,6 +487,9 @@ macro_rules! complex_math {
             }
             #[inline(always)]
             fn unary(op: Op, z: $t) -> $t {
+                if is_transcendental(op) {
+                    return transcendental::<$t>(op, z);
+                }
                 match op {
                     Op::Negative => -z,
                     Op::Positive => z,
@@ -508,32 +511,6 @@ macro_rules! complex_math {
                             $t::new(z.re / r, z.im / r)
                         }
                     }
-                    Op::Sqrt => z.sqrt(),
-                    Op::Exp => z.exp(),
-                    Op::Exp2 => (z * std::$f::consts::LN_2).exp(),
-                    Op::Expm1 => {
-                        let half = (z.im / 2.0).sin();
-                        $t::new(z.re.exp_m1() * z.im.cos() - 2.0 * half * half, z.re.exp() * z.im.sin())
-                    }
-                    Op::Log => z.ln(),
-                    Op::Log2 => z.ln() / std::$f::consts::LN_2,
-                    Op::Log10 => z.ln() / std::$f::consts::LN_10,
-                    Op::Log1p => {
-                        let x = z.re + 1.0;
-                        $t::new(x.hypot(z.im).ln(), z.im.atan2(x))
-                    }
-                    Op::Sin => z.sin(),
-                    Op::Cos => z.cos(),
-                    Op::Tan => z.tan(),
-                    Op::Arcsin => z.asin(),
-                    Op::Arccos => z.acos(),
-                    Op::Arctan => z.atan(),
-                    Op::Sinh => z.sinh(),
-                    Op::Cosh => z.cosh(),
-                    Op::Tanh => z.tanh(),
-                    Op::Arcsinh => z.asinh(),
-                    Op::Arccosh => z.acosh(),
-                    Op::Arctanh => z.atanh(),
                     Op::Rint => $t::new(z.re.round_ties_even(), z.im.round_ties_even()),
                     other => unsupported(other),
                 }
@@ -569,6 +546,87 @@ macro_rules! complex_math {
     )* };
 }
 complex_math!(c64, f32; c128, f64);
+
+/// The complex functions computed in c128 (and, for c64, rounded back).
+fn is_transcendental(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Sqrt
+            | Op::Exp
+            | Op::Exp2
+            | Op::Expm1
+            | Op::Log
+            | Op::Log2
+            | Op::Log10
+            | Op::Log1p
+            | Op::Sin
+            | Op::Cos
+            | Op::Tan
+            | Op::Arcsin
+            | Op::Arccos
+            | Op::Arctan
+            | Op::Sinh
+            | Op::Cosh
+            | Op::Tanh
+            | Op::Arcsinh
+            | Op::Arccosh
+            | Op::Arctanh
+    )
+}
+
+/// A transcendental function of a complex number, in c128: the formulas of num-complex, with
+/// C99's branch cuts on the real axis beyond ±1 (the sign of a zero imaginary part picks the
+/// side), as NumPy's.
+#[inline(always)]
+fn transcendental<T: Element + crate::base::element::CastFrom<c128>>(op: Op, z: T) -> T
+where
+    c128: crate::base::element::CastFrom<T>,
+{
+    use std::f64::consts::{FRAC_PI_2, LN_10, LN_2, PI};
+    let z: c128 = crate::base::element::cast(z);
+    let beyond_one = z.im == 0.0 && z.re.abs() > 1.0;
+    let w = match op {
+        Op::Arcsin if beyond_one => {
+            c128::new(FRAC_PI_2.copysign(z.re), z.re.abs().acosh().copysign(z.im))
+        }
+        Op::Arccos if beyond_one => c128::new(
+            if z.re > 0.0 { 0.0 } else { PI },
+            -z.re.abs().acosh().copysign(z.im),
+        ),
+        Op::Arctanh if beyond_one => c128::new((1.0 / z.re).atanh(), FRAC_PI_2.copysign(z.im)),
+        Op::Sqrt => z.sqrt(),
+        Op::Exp => z.exp(),
+        Op::Exp2 => (z * LN_2).exp(),
+        Op::Expm1 => {
+            let half = (z.im / 2.0).sin();
+            c128::new(
+                z.re.exp_m1() * z.im.cos() - 2.0 * half * half,
+                z.re.exp() * z.im.sin(),
+            )
+        }
+        Op::Log => z.ln(),
+        Op::Log2 => z.ln() / LN_2,
+        Op::Log10 => z.ln() / LN_10,
+        Op::Log1p => {
+            let x = z.re + 1.0;
+            c128::new(x.hypot(z.im).ln(), z.im.atan2(x))
+        }
+        Op::Sin => z.sin(),
+        Op::Cos => z.cos(),
+        Op::Tan => z.tan(),
+        Op::Arcsin => z.asin(),
+        Op::Arccos => z.acos(),
+        Op::Arctan => z.atan(),
+        Op::Sinh => z.sinh(),
+        Op::Cosh => z.cosh(),
+        Op::Tanh => z.tanh(),
+        Op::Arcsinh => z.asinh(),
+        Op::Arccosh => z.acosh(),
+        Op::Arctanh => z.atanh(),
+        other => unsupported(other),
+    };
+    crate::base::element::cast(w)
+}
 
 fn complex_ge<F: num_traits::Float>(
     a: num_complex::Complex<F>,
@@ -620,7 +678,7 @@ fn complex_power<F: num_traits::Float>(
         return one;
     }
     if a.re == zero && a.im == zero {
-        return if b.re > zero && b.im == zero {
+        return if b.re > zero {
             Complex::new(zero, zero)
         } else {
             Complex::new(F::nan(), F::nan())

@@ -497,6 +497,13 @@ pub fn elementwise_source(shape: &[usize], outputs: &[(Buffer, Layout, Expr)]) -
     elementwise_text(&Plan::new(shape, &roots, &destinations, None))
 }
 
+/// Generated CUDA C without the hand-written preludes it starts with: what `:explain --source`
+/// shows.
+pub fn generated_part(text: &str) -> &str {
+    let text = text.strip_prefix(PRELUDE).unwrap_or(text).trim_start();
+    text.strip_prefix(REDUCE).unwrap_or(text).trim_start()
+}
+
 /// A kernel parameter's bytes: the driver reads as many as the kernel declares (an `i32`
 /// index reads the low four of the little-endian i64).
 enum Param {
@@ -611,8 +618,17 @@ fn plain_copy(plan: &Plan) -> Option<(u64, u64, usize)> {
         && out.access == Access::Contiguous
         && !source.buffer.same_buffer(&out.buffer);
     same.then(|| {
-        let pointer = |o: &Operand| o.buffer.gpu().expect("gpu").element_pointer(o.layout.offset);
-        (pointer(out), pointer(source), plan.size() * out.buffer.dtype().size())
+        let pointer = |o: &Operand| {
+            o.buffer
+                .gpu()
+                .expect("gpu")
+                .element_pointer(o.layout.offset)
+        };
+        (
+            pointer(out),
+            pointer(source),
+            plan.size() * out.buffer.dtype().size(),
+        )
     })
 }
 
@@ -1197,13 +1213,20 @@ mod tests {
                     leaf(dtype, strided.clone()),
                     Expr::apply(
                         table::Op::Multiply,
-                        vec![leaf(dtype, row_broadcast.clone()), leaf(dtype, uniform.clone())],
+                        vec![
+                            leaf(dtype, row_broadcast.clone()),
+                            leaf(dtype, uniform.clone()),
+                        ],
                         dtype,
                     ),
                 ],
                 dtype,
             );
-            let scaled = Expr::apply(table::Op::Multiply, vec![sum, Expr::scalar(Scalar::Int(2), dtype)], dtype);
+            let scaled = Expr::apply(
+                table::Op::Multiply,
+                vec![sum, Expr::scalar(Scalar::Int(2), dtype)],
+                dtype,
+            );
             texts.push(elementwise_case(&matrix, &scaled, strided.clone()));
         }
         for r in [
@@ -1230,7 +1253,11 @@ mod tests {
             let accumulate = Reduction::Sum.accumulator(dtype);
             let out = Reduction::Sum.result_dtype(dtype);
             let value = leaf(dtype, Layout::contiguous(&[24])).cast(accumulate);
-            texts.push(scan_text(&Plan::new(&[24], &[&value], &[], None), out, true));
+            texts.push(scan_text(
+                &Plan::new(&[24], &[&value], &[], None),
+                out,
+                true,
+            ));
             let value = leaf(dtype, Layout::contiguous(&matrix)).cast(accumulate);
             let lines = Plan::new(&matrix, &[&value], &[], Some(&axis_last(2, 1)));
             texts.push(scan_text(&lines, out, false));
@@ -1258,4 +1285,3 @@ mod tests {
         }
     }
 }
-

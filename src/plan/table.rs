@@ -268,7 +268,7 @@ pub static OPS: &[ElementwiseOp] = &[
     row!("negative", [], Some("-"), 1, unary_numbers!(), Uniform, Some((crate::base::DType::Bool, BOOL_NEGATIVE)), Negative, "op_negative", "-x, elementwise (unsigned integers wrap).", "negative([1, -2])"),
     row!("positive", [], Some("+"), 1, unary_numbers!(), Uniform, None, Positive, "op_positive", "+x: a copy of x.", "positive([1, -2])"),
     unary!("absolute", ["abs"], loops!("?->?", unary_ints!(), "e->e f->f d->d F->f D->d"), Absolute, "op_absolute", "|x|, elementwise (the modulus of a complex number, as a float).", "abs([-1.5, 2])"),
-    unary!("sign", [], unary_numbers!(), Sign, "op_sign", "-1, 0 or 1 by the sign of x (x / |x| for complex numbers).", "sign([-3, 0, 5])"),
+    row!("sign", [], None, 1, unary_numbers!(), Uniform, None, Sign, "op_sign", "-1, 0 or 1 by the sign of x (x / |x| for complex numbers).", "sign([-3, 0, 5])"),
     unary!("square", [], unary_numbers!(), Square, "op_square", "x * x, elementwise.", "square([2, -3])"),
     unary!("reciprocal", [], unary_numbers!(), Reciprocal, "op_reciprocal", "1 / x in x's own dtype (integers: integer division).", "reciprocal([2.0, 4.0])"),
     unary!("conjugate", ["conj"], unary_numbers!(), Conjugate, "op_conjugate", "The complex conjugate (a copy for real numbers).", "conj(1 + 2j)"),
