@@ -141,7 +141,8 @@ fn expression(
     }
     match r.below(5) {
         0 | 1 => {
-            let row = table::find(r.pick(UNARY)).expect("a row");
+            let name: &str = r.pick(UNARY);
+            let row = table::find(name).expect("a row");
             let x = expression(r, leaves, depth - 1)?;
             let sig = resolve(row, &[arg_of(&x)]).ok()?;
             Some(Generated {
@@ -150,7 +151,8 @@ fn expression(
             })
         }
         2 => {
-            let row = table::find(r.pick(BINARY)).expect("a row");
+            let name: &str = r.pick(BINARY);
+            let row = table::find(name).expect("a row");
             let x = expression(r, leaves, depth - 1)?;
             let (text, s) = scalar(r);
             let sig = resolve(row, &[arg_of(&x), Arg::Weak(s)]).ok()?;
@@ -173,7 +175,8 @@ fn expression(
             })
         }
         _ => {
-            let row = table::find(r.pick(BINARY)).expect("a row");
+            let name: &str = r.pick(BINARY);
+            let row = table::find(name).expect("a row");
             let (x, y) = (
                 expression(r, leaves, depth - 1)?,
                 expression(r, leaves, depth - 1)?,
