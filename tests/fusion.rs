@@ -141,7 +141,7 @@ fn expression(
     }
     match r.below(5) {
         0 | 1 => {
-            let name: &str = r.pick(UNARY);
+            let name = r.pick::<&str>(UNARY);
             let row = table::find(name).expect("a row");
             let x = expression(r, leaves, depth - 1)?;
             let sig = resolve(row, &[arg_of(&x)]).ok()?;
@@ -151,7 +151,7 @@ fn expression(
             })
         }
         2 => {
-            let name: &str = r.pick(BINARY);
+            let name = r.pick::<&str>(BINARY);
             let row = table::find(name).expect("a row");
             let x = expression(r, leaves, depth - 1)?;
             let (text, s) = scalar(r);
@@ -175,7 +175,7 @@ fn expression(
             })
         }
         _ => {
-            let name: &str = r.pick(BINARY);
+            let name = r.pick::<&str>(BINARY);
             let row = table::find(name).expect("a row");
             let (x, y) = (
                 expression(r, leaves, depth - 1)?,
