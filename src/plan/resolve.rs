@@ -21,16 +21,33 @@ pub struct Signature {
     pub output: DType,
 }
 
-/// The loops of a row, as dtypes.
+/// The loops of a row, as dtypes (parsed from the table once).
 pub fn loops(row: &ElementwiseOp) -> impl Iterator<Item = Signature> + '_ {
-    row.loops.split_whitespace().map(|sig| {
-        let (ins, out) = sig.split_once("->").expect("rows are checked by a test");
-        let dtype = |c| DType::from_char(c).expect("rows are checked by a test");
-        Signature {
-            inputs: ins.chars().map(dtype).collect(),
-            output: dtype(out.chars().next().expect("one output")),
+    signatures(row).iter().cloned()
+}
+
+fn signatures(row: &ElementwiseOp) -> &'static [Signature] {
+    static PARSED: std::sync::LazyLock<Vec<Vec<Signature>>> = std::sync::LazyLock::new(|| {
+        let mut all: Vec<Vec<Signature>> = Vec::new();
+        for row in super::table::OPS {
+            let index = row.op as usize;
+            if all.len() <= index {
+                all.resize(index + 1, Vec::new());
+            }
+            all[index] = row.loops.split_whitespace().map(parse).collect();
         }
-    })
+        all
+    });
+    &PARSED[row.op as usize]
+}
+
+fn parse(sig: &str) -> Signature {
+    let (ins, out) = sig.split_once("->").expect("rows are checked by a test");
+    let dtype = |c| DType::from_char(c).expect("rows are checked by a test");
+    Signature {
+        inputs: ins.chars().map(dtype).collect(),
+        output: dtype(out.chars().next().expect("one output")),
+    }
 }
 
 /// The dtype each operand has for the loop search: arrays their own, weak scalars the one NEP 50
@@ -107,8 +124,10 @@ pub fn resolve(row: &ElementwiseOp, args: &[Arg]) -> Result<Signature> {
             });
         }
         Rule::Uniform => {
-            return loops(row)
+            return signatures(row)
+                .iter()
                 .find(|sig| sig.inputs == dtypes)
+                .cloned()
                 .ok_or_else(|| no_loop(row, &dtypes, true));
         }
         _ => {}
@@ -124,13 +143,15 @@ pub fn resolve(row: &ElementwiseOp, args: &[Arg]) -> Result<Signature> {
             output: common,
         });
     }
-    loops(row)
+    signatures(row)
+        .iter()
         .find(|sig| {
             sig.inputs
                 .iter()
                 .zip(&dtypes)
                 .all(|(&want, &have)| have.can_cast(want, Casting::Safe))
         })
+        .cloned()
         .ok_or_else(|| no_loop(row, &dtypes, false))
 }
 
