@@ -226,7 +226,7 @@ pub fn set_masked(a: &Array, mask: &Array, value: Operand) -> Result<()> {
     let row_shape = &a.shape()[k..];
     let row: usize = row_shape.iter().product();
     let mut spread = mask.layout().clone();
-    spread.shape = a.shape().to_vec();
+    spread.shape = a.shape().into();
     spread.strides.extend(std::iter::repeat_n(0, a.ndim() - k));
     let cond = mask.with_layout(spread);
     // A one-element array becomes a 0-d array and one row's worth a row: both broadcast.

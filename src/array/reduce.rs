@@ -5,7 +5,7 @@
 
 use super::ops::{self, Operand};
 use super::Array;
-use crate::base::layout::Layout;
+use crate::base::layout::{Layout, Strides};
 use crate::base::{DType, Scalar};
 use crate::device::Device;
 use crate::error::{Error, ErrorKind, Result};
@@ -237,12 +237,12 @@ pub fn cumsum(a: &Array, axis: Option<i64>) -> Result<Array> {
             permuted.push(axis);
             let shape_last: Vec<usize> = permuted.iter().map(|&d| a.shape()[d]).collect();
             let contiguous = Layout::contiguous(&shape_last);
-            let mut strides = vec![0isize; a.ndim()];
+            let mut strides = Strides::from_elem(0, a.ndim());
             for (position, &d) in permuted.iter().enumerate() {
                 strides[d] = contiguous.strides[position];
             }
             let layout = Layout {
-                shape: a.shape().to_vec(),
+                shape: a.shape().into(),
                 strides,
                 offset: 0,
             };

@@ -5,7 +5,8 @@ use std::fmt;
 
 /// In NumPy's type-character order (`? b B h H i I q Q e f d F D`), which is also the order in
 /// which an operation's loops are searched.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// The default is NumPy's default dtype, `float64`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum DType {
     Bool,
     I8,
@@ -18,6 +19,7 @@ pub enum DType {
     U64,
     F16,
     F32,
+    #[default]
     F64,
     C64,
     C128,

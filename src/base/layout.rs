@@ -25,24 +25,29 @@ pub fn shape_size(shape: &[usize]) -> Result<usize> {
     Ok(if shape.contains(&0) { 0 } else { nonzero })
 }
 
+/// Axis lengths and strides are kept inline up to four axes: layouts are made and cloned for
+/// every operation, and most arrays have few axes.
+pub type Dims = smallvec::SmallVec<[usize; 4]>;
+pub type Strides = smallvec::SmallVec<[isize; 4]>;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
-    pub shape: Vec<usize>,
-    pub strides: Vec<isize>,
+    pub shape: Dims,
+    pub strides: Strides,
     pub offset: usize,
 }
 
 impl Layout {
     /// C-order layout of a fresh buffer.
     pub fn contiguous(shape: &[usize]) -> Layout {
-        let mut strides = vec![0isize; shape.len()];
+        let mut strides = Strides::from_elem(0, shape.len());
         let mut step = 1isize;
         for (stride, &n) in strides.iter_mut().zip(shape).rev() {
             *stride = step;
             step *= n.max(1) as isize;
         }
         Layout {
-            shape: shape.to_vec(),
+            shape: Dims::from_slice(shape),
             strides,
             offset: 0,
         }
@@ -110,7 +115,7 @@ impl Layout {
                 shape_text(shape)
             ))
         })?;
-        let mut strides = vec![0isize; shape.len()];
+        let mut strides = Strides::from_elem(0, shape.len());
         for (axis, (&n, &s)) in self.shape.iter().zip(&self.strides).enumerate() {
             let target = shape[axis + extra];
             strides[axis + extra] = if n == target {
@@ -126,7 +131,7 @@ impl Layout {
             };
         }
         Ok(Layout {
-            shape: shape.to_vec(),
+            shape: shape.into(),
             strides,
             offset: self.offset,
         })
@@ -248,8 +253,8 @@ impl Layout {
             )));
         }
         let mut out = Layout {
-            shape: Vec::new(),
-            strides: Vec::new(),
+            shape: Dims::new(),
+            strides: Strides::new(),
             offset: self.offset,
         };
         let mut offset = self.offset as isize;
@@ -281,7 +286,7 @@ impl Layout {
 /// over views do less index arithmetic: a contiguous slice of a matrix becomes one flat axis.
 pub fn collapse(shape: &[usize], layouts: &mut [&mut Layout]) -> Vec<usize> {
     let mut merged: Vec<usize> = Vec::with_capacity(shape.len());
-    let mut strides: Vec<Vec<isize>> = vec![Vec::with_capacity(shape.len()); layouts.len()];
+    let mut strides: Vec<Strides> = vec![Strides::new(); layouts.len()];
     for (axis, &n) in shape.iter().enumerate() {
         if n == 1 && !shape.is_empty() && axis > 0 {
             continue;
@@ -305,7 +310,7 @@ pub fn collapse(shape: &[usize], layouts: &mut [&mut Layout]) -> Vec<usize> {
         }
     }
     for (l, s) in layouts.iter_mut().zip(strides) {
-        l.shape = merged.clone();
+        l.shape = Dims::from_slice(&merged);
         l.strides = s;
     }
     merged
@@ -331,7 +336,7 @@ mod tests {
         let l = Layout::contiguous(&[3, 1])
             .broadcast_to(&[2, 3, 4])
             .unwrap();
-        assert_eq!(l.strides, vec![0, 1, 0]);
+        assert_eq!(*l.strides, [0, 1, 0]);
     }
 
     #[test]

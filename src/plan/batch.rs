@@ -8,7 +8,7 @@
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
-use super::expr::{Expr, NodeKind};
+use super::expr::{self, Expr, NodeKind};
 use super::{Operand, Pending, Storage};
 use crate::base::layout::{shape_size, Layout};
 use crate::device::{Buffer, Device};
@@ -74,14 +74,16 @@ impl Batch {
         }
         let mut roots = self.roots();
         roots.push(extra.clone());
-        let refs: Vec<&Expr> = roots.iter().collect();
-        roots.len() <= MAX_OUTPUTS
-            && Expr::operation_count(&refs) <= MAX_OPERATIONS
-            && Expr::leaves(&refs).len() <= MAX_LEAVES
+        if roots.len() > MAX_OUTPUTS {
+            return false;
+        }
+        let nodes = Expr::topological(&roots.iter().collect::<Vec<_>>());
+        expr::operation_count(&nodes) <= MAX_OPERATIONS
+            && expr::leaves(&nodes).count() <= MAX_LEAVES
     }
 
     fn note_reads(&mut self, expr: &Expr) {
-        for leaf in Expr::leaves(&[expr]) {
+        for leaf in expr::leaves(&Expr::topological(&[expr])) {
             if let NodeKind::Leaf { buffer, layout } = &leaf.node().kind {
                 let known = self
                     .reads
@@ -122,7 +124,7 @@ pub fn has_pending() -> bool {
 pub fn pending_positions() -> Vec<u64> {
     BATCH.with(|b| {
         let roots = b.borrow().roots();
-        Expr::positions(&roots.iter().collect::<Vec<_>>())
+        expr::positions(&Expr::topological(&roots.iter().collect::<Vec<_>>()))
     })
 }
 
@@ -164,7 +166,7 @@ fn buffer_of(storage: &Storage) -> Buffer {
 }
 
 fn inlinable(p: &Pending, layout: &Layout) -> bool {
-    *layout == Layout::contiguous(&p.shape)
+    layout.offset == 0 && *layout.shape == *p.shape && layout.is_contiguous()
 }
 
 pub fn inputs(
@@ -356,10 +358,11 @@ fn execute(device: Device, shape: &[usize], outputs: &[(Buffer, Layout, Expr)]) 
     }
     super::explain::record(device, shape, outputs);
     let roots: Vec<&Expr> = outputs.iter().map(|(_, _, e)| e).collect();
+    let nodes = Expr::topological(&roots);
     super::record_pass(
         device,
-        Expr::operation_count(&roots),
-        Expr::positions(&roots),
+        expr::operation_count(&nodes),
+        expr::positions(&nodes),
     );
     match device {
         Device::Cpu => super::cpu::run(shape, outputs),

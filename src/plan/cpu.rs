@@ -4,6 +4,8 @@
 //! its own. Contiguous leaves are read in place; strided ones are gathered first, and strided
 //! outputs scattered after. No temporary as large as the arrays exists, whatever the plan.
 
+use std::mem::MaybeUninit;
+
 use rayon::prelude::*;
 
 use super::cpu_math::{ComplexMath, Math};
@@ -36,7 +38,7 @@ enum Step {
     Constant(Scalar),
     Compute {
         run: Loop,
-        args: Vec<usize>,
+        args: Few<usize>,
     },
 }
 
@@ -52,6 +54,9 @@ pub(crate) struct Program {
     leaves: Vec<Source>,
     /// (node index, destination) for each output.
     stores: Vec<(usize, Source)>,
+    /// For each step, the store whose contiguous destination it computes into directly (no
+    /// register, no copy): one no leaf reads, so writing early cannot change what is read.
+    direct: Vec<Option<usize>>,
 }
 
 fn raw(buffer: &Buffer) -> usize {
@@ -65,90 +70,85 @@ impl Program {
     /// The steps that compute `roots`, and how to reach the leaves' elements.
     pub(crate) fn new(shape: &[usize], roots: &[&Expr], outputs: &[(Buffer, Layout)]) -> Program {
         let nodes = Expr::topological(roots);
-        let mut index = rustc_hash::FxHashMap::default();
-        let mut leaf_layouts: Vec<Layout> = Vec::new();
-        let mut leaf_buffers: Vec<(usize, usize)> = Vec::new();
+        // Nodes come in topological order, so an argument is found among those already placed.
+        let index_of = |id: usize| {
+            nodes
+                .iter()
+                .position(|n| n.id() == id)
+                .expect("arguments precede their node")
+        };
+        let mut leaves: Vec<Source> = Vec::new();
         let mut steps = Vec::with_capacity(nodes.len());
-        for (i, node) in nodes.iter().enumerate() {
-            index.insert(node.id(), i);
+        for node in &nodes {
             let step = match &node.node().kind {
                 NodeKind::Leaf { buffer, layout } => {
-                    let key = (raw(buffer), 0);
-                    let found = leaf_buffers
+                    let pointer = raw(buffer);
+                    let found = leaves
                         .iter()
-                        .zip(&leaf_layouts)
-                        .position(|(&k, l)| k == key && l == layout);
+                        .position(|l| l.pointer == pointer && l.layout == *layout);
                     let leaf = found.unwrap_or_else(|| {
-                        leaf_buffers.push(key);
-                        leaf_layouts.push(layout.clone());
-                        leaf_layouts.len() - 1
+                        leaves.push(Source {
+                            pointer,
+                            layout: layout.clone(),
+                            size: buffer.dtype().size(),
+                        });
+                        leaves.len() - 1
                     });
                     Step::Load { leaf }
                 }
                 NodeKind::Scalar(s) => Step::Constant(*s),
                 NodeKind::Cast(arg) => Step::Compute {
                     run: cast_loop(arg.dtype(), node.dtype()),
-                    args: vec![index[&arg.id()]],
+                    args: Few::from_iter([index_of(arg.id())]),
                 },
                 NodeKind::Apply { op, args } => {
-                    let dtypes: Vec<DType> = args.iter().map(Expr::dtype).collect();
+                    let dtypes: Few<DType> = args.iter().map(Expr::dtype).collect();
                     Step::Compute {
                         run: op_loop(*op, &dtypes, node.dtype()),
-                        args: args.iter().map(|a| index[&a.id()]).collect(),
+                        args: args.iter().map(|a| index_of(a.id())).collect(),
                     }
                 }
             };
             steps.push((step, node.dtype()));
         }
-        let mut all_layouts: Vec<Layout> = leaf_layouts.clone();
-        all_layouts.extend(outputs.iter().map(|(_, l)| l.clone()));
-        let mut refs: Vec<&mut Layout> = all_layouts.iter_mut().collect();
-        let collapsed = collapse(shape, &mut refs);
-        let (leaf_part, out_part) = all_layouts.split_at(leaf_layouts.len());
-        let leaves = leaf_buffers
-            .iter()
-            .zip(leaf_part)
-            .map(|(&(pointer, _), layout)| Source {
-                pointer,
-                layout: layout.clone(),
-                size: 0,
-            })
-            .collect::<Vec<_>>();
-        let mut program = Program {
-            shape: collapsed,
-            steps,
-            leaves,
-            stores: Vec::new(),
-        };
-        for (leaf, dtype) in program.leaf_dtypes() {
-            program.leaves[leaf].size = dtype.size();
-        }
-        program.stores = roots
+        let mut stores: Vec<(usize, Source)> = roots
             .iter()
             .zip(outputs)
-            .zip(out_part)
-            .map(|((root, (buffer, _)), layout)| {
-                (
-                    index[&root.id()],
-                    Source {
-                        pointer: raw(buffer),
-                        layout: layout.clone(),
-                        size: buffer.dtype().size(),
-                    },
-                )
+            .map(|(root, (buffer, layout))| {
+                let destination = Source {
+                    pointer: raw(buffer),
+                    layout: layout.clone(),
+                    size: buffer.dtype().size(),
+                };
+                (index_of(root.id()), destination)
             })
             .collect();
-        program
-    }
-
-    fn leaf_dtypes(&self) -> Vec<(usize, DType)> {
-        self.steps
-            .iter()
-            .filter_map(|(s, d)| match s {
-                Step::Load { leaf } => Some((*leaf, *d)),
-                _ => None,
-            })
-            .collect()
+        let mut layouts: Vec<&mut Layout> = leaves
+            .iter_mut()
+            .map(|l| &mut l.layout)
+            .chain(stores.iter_mut().map(|(_, d)| &mut d.layout))
+            .collect();
+        let shape = collapse(shape, &mut layouts);
+        let mut direct = vec![None; steps.len()];
+        for (k, (node, destination)) in stores.iter().enumerate() {
+            let unread = leaves.iter().all(|l| l.pointer != destination.pointer);
+            let computed = matches!(steps[*node].0, Step::Compute { .. });
+            if unread
+                && computed
+                && direct[*node].is_none()
+                && destination.layout.is_contiguous()
+                && destination.size == steps[*node].1.size()
+            {
+                direct[*node] = Some(k);
+            }
+        }
+        Program {
+            shape,
+            steps,
+            leaves,
+            stores,
+            direct,
+        }
     }
 
     fn size(&self) -> usize {
@@ -164,14 +164,27 @@ impl Program {
         watch: Option<usize>,
         mut sink: impl FnMut(*const u8, usize),
     ) {
-        let mut registers: Vec<Vec<u128>> = self
-            .steps
-            .iter()
-            .map(|(_, d)| vec![0u128; (CHUNK * d.size()).div_ceil(16)])
-            .collect();
+        let width = CHUNK.min(end - start);
+        let needs_register = |i: usize, step: &Step| match step {
+            Step::Load { leaf } => !self.leaves[*leaf].layout.is_contiguous(),
+            _ => self.direct[i].is_none(),
+        };
+        // One uninitialised arena: every loop and gather writes a register before it is read.
+        let mut at = Vec::with_capacity(self.steps.len());
+        let mut words = 0;
+        for (i, (step, dtype)) in self.steps.iter().enumerate() {
+            at.push(words);
+            if needs_register(i, step) {
+                words += (width * dtype.size()).div_ceil(16);
+            }
+        }
+        let mut arena: Vec<u128> = Vec::with_capacity(words);
+        let base = arena.as_mut_ptr();
+        // SAFETY: every offset lies inside the arena's capacity.
+        let register = |i: usize| unsafe { base.add(at[i]) } as *mut u8;
         for (i, (step, dtype)) in self.steps.iter().enumerate() {
             if let Step::Constant(s) = step {
-                fill(registers[i].as_mut_ptr() as *mut u8, CHUNK, *s, *dtype);
+                fill(register(i), width, *s, *dtype);
             }
         }
         let mut pointers: Vec<*const u8> = vec![std::ptr::null(); self.steps.len()];
@@ -185,22 +198,30 @@ impl Program {
                         match contiguous_run(&source.layout, chunk_start) {
                             Some(offset) => (source.pointer + offset * source.size) as *const u8,
                             None => {
-                                let out = registers[i].as_mut_ptr() as *mut u8;
-                                // SAFETY: the register holds CHUNK elements; the layout lies
+                                let out = register(i);
+                                // SAFETY: the register holds `width` elements; the layout lies
                                 // inside its buffer.
                                 unsafe { gather(source, &self.shape, chunk_start, n, out) };
                                 out
                             }
                         }
                     }
-                    Step::Constant(_) => registers[i].as_ptr() as *const u8,
+                    Step::Constant(_) => register(i) as *const u8,
                     Step::Compute { run, args } => {
-                        let inputs: smallvec_args::Args =
-                            args.iter().map(|&a| pointers[a]).collect();
-                        let out = registers[i].as_mut_ptr() as *mut u8;
+                        let mut inputs = [std::ptr::null(); 3];
+                        for (input, &a) in inputs.iter_mut().zip(args.iter()) {
+                            *input = pointers[a];
+                        }
+                        let out = match self.direct[i] {
+                            Some(k) => {
+                                let d = &self.stores[k].1;
+                                (d.pointer + (d.layout.offset + chunk_start) * d.size) as *mut u8
+                            }
+                            None => register(i),
+                        };
                         // SAFETY: each argument points at n elements of the loop's input dtype,
-                        // the output register has room for n of its own.
-                        unsafe { run(n, &inputs, out) };
+                        // the output (register or destination) has room for n of its own.
+                        unsafe { run(n, &inputs[..args.len()], out) };
                         out
                     }
                 };
@@ -208,7 +229,10 @@ impl Program {
             if let Some(w) = watch {
                 sink(pointers[w], n);
             }
-            for (node, destination) in &self.stores {
+            for (k, (node, destination)) in self.stores.iter().enumerate() {
+                if self.direct[*node] == Some(k) {
+                    continue;
+                }
                 // SAFETY: the destination layout lies inside its buffer; chunks of different
                 // tasks write disjoint elements.
                 unsafe { scatter(destination, &self.shape, chunk_start, n, pointers[*node]) };
@@ -218,32 +242,31 @@ impl Program {
     }
 }
 
-mod smallvec_args {
-    /// Loop arguments without a heap allocation per chunk (at most three inputs).
-    pub struct Args {
-        items: [*const u8; 3],
-        len: usize,
-    }
+/// Up to three items (a loop's arguments) without a heap allocation.
+#[derive(Clone, Copy)]
+struct Few<T: Copy + Default> {
+    items: [T; 3],
+    len: usize,
+}
 
-    impl FromIterator<*const u8> for Args {
-        fn from_iter<I: IntoIterator<Item = *const u8>>(iter: I) -> Args {
-            let mut args = Args {
-                items: [std::ptr::null(); 3],
-                len: 0,
-            };
-            for p in iter {
-                args.items[args.len] = p;
-                args.len += 1;
-            }
-            args
+impl<T: Copy + Default> FromIterator<T> for Few<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Few<T> {
+        let mut few = Few {
+            items: [T::default(); 3],
+            len: 0,
+        };
+        for item in iter {
+            few.items[few.len] = item;
+            few.len += 1;
         }
+        few
     }
+}
 
-    impl std::ops::Deref for Args {
-        type Target = [*const u8];
-        fn deref(&self) -> &[*const u8] {
-            &self.items[..self.len]
-        }
+impl<T: Copy + Default> std::ops::Deref for Few<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.items[..self.len]
     }
 }
 
@@ -364,9 +387,11 @@ unsafe fn scatter(
 fn fill(out: *mut u8, n: usize, value: Scalar, dtype: DType) {
     with_dtype!(dtype, T => {
         let v: T = value.cast();
-        // SAFETY: the register holds `n` elements of `dtype`.
-        let slice = unsafe { std::slice::from_raw_parts_mut(out as *mut T, n) };
-        slice.fill(v);
+        let out = out as *mut T;
+        for k in 0..n {
+            // SAFETY: the register has room for `n` elements of `dtype`.
+            unsafe { out.add(k).write(v) };
+        }
     })
 }
 
@@ -434,13 +459,14 @@ impl Program {
             steps.push((
                 Step::Compute {
                     run: cast_loop(from, to),
-                    args: vec![0],
+                    args: Few::from_iter([0]),
                 },
                 to,
             ));
         }
         Program {
-            shape: layout.shape.clone(),
+            shape: layout.shape.to_vec(),
+            direct: vec![None; steps.len()],
             steps,
             leaves: vec![Source {
                 pointer,
@@ -459,50 +485,58 @@ const fn op_of(code: u8) -> Op {
     unsafe { std::mem::transmute::<u8, Op>(code) }
 }
 
+/// A register about to be written: its elements need not be initialised yet.
+///
+/// # Safety
+/// `out` has room for `n` elements of `T` that nothing else accesses meanwhile.
+unsafe fn output<'a, T>(out: *mut u8, n: usize) -> &'a mut [MaybeUninit<T>] {
+    std::slice::from_raw_parts_mut(out as *mut MaybeUninit<T>, n)
+}
+
 unsafe fn map2<T: Math, const OP: u8>(n: usize, ins: &[*const u8], out: *mut u8) {
     let a = std::slice::from_raw_parts(ins[0] as *const T, n);
     let b = std::slice::from_raw_parts(ins[1] as *const T, n);
-    let o = std::slice::from_raw_parts_mut(out as *mut T, n);
+    let o = output::<T>(out, n);
     let op = op_of(OP);
     for ((o, &a), &b) in o.iter_mut().zip(a).zip(b) {
-        *o = T::binary(op, a, b);
+        o.write(T::binary(op, a, b));
     }
 }
 
 unsafe fn compare2<T: Math, const OP: u8>(n: usize, ins: &[*const u8], out: *mut u8) {
     let a = std::slice::from_raw_parts(ins[0] as *const T, n);
     let b = std::slice::from_raw_parts(ins[1] as *const T, n);
-    let o = std::slice::from_raw_parts_mut(out as *mut bool, n);
+    let o = output::<bool>(out, n);
     let op = op_of(OP);
     for ((o, &a), &b) in o.iter_mut().zip(a).zip(b) {
-        *o = T::compare(op, a, b);
+        o.write(T::compare(op, a, b));
     }
 }
 
 unsafe fn map1<T: Math, const OP: u8>(n: usize, ins: &[*const u8], out: *mut u8) {
     let a = std::slice::from_raw_parts(ins[0] as *const T, n);
-    let o = std::slice::from_raw_parts_mut(out as *mut T, n);
+    let o = output::<T>(out, n);
     let op = op_of(OP);
     for (o, &a) in o.iter_mut().zip(a) {
-        *o = T::unary(op, a);
+        o.write(T::unary(op, a));
     }
 }
 
 unsafe fn test1<T: Math, const OP: u8>(n: usize, ins: &[*const u8], out: *mut u8) {
     let a = std::slice::from_raw_parts(ins[0] as *const T, n);
-    let o = std::slice::from_raw_parts_mut(out as *mut bool, n);
+    let o = output::<bool>(out, n);
     let op = op_of(OP);
     for (o, &a) in o.iter_mut().zip(a) {
-        *o = T::predicate(op, a);
+        o.write(T::predicate(op, a));
     }
 }
 
 unsafe fn part1<T: ComplexMath, const OP: u8>(n: usize, ins: &[*const u8], out: *mut u8) {
     let a = std::slice::from_raw_parts(ins[0] as *const T, n);
-    let o = std::slice::from_raw_parts_mut(out as *mut T::Part, n);
+    let o = output::<T::Part>(out, n);
     let op = op_of(OP);
     for (o, &a) in o.iter_mut().zip(a) {
-        *o = T::part(op, a);
+        o.write(T::part(op, a));
     }
 }
 
@@ -510,9 +544,9 @@ unsafe fn choose<T: Copy>(n: usize, ins: &[*const u8], out: *mut u8) {
     let c = std::slice::from_raw_parts(ins[0] as *const bool, n);
     let a = std::slice::from_raw_parts(ins[1] as *const T, n);
     let b = std::slice::from_raw_parts(ins[2] as *const T, n);
-    let o = std::slice::from_raw_parts_mut(out as *mut T, n);
+    let o = output::<T>(out, n);
     for (((o, &c), &a), &b) in o.iter_mut().zip(c).zip(a).zip(b) {
-        *o = if c { a } else { b };
+        o.write(if c { a } else { b });
     }
 }
 
@@ -520,9 +554,9 @@ unsafe fn clip<T: Math>(n: usize, ins: &[*const u8], out: *mut u8) {
     let x = std::slice::from_raw_parts(ins[0] as *const T, n);
     let low = std::slice::from_raw_parts(ins[1] as *const T, n);
     let high = std::slice::from_raw_parts(ins[2] as *const T, n);
-    let o = std::slice::from_raw_parts_mut(out as *mut T, n);
+    let o = output::<T>(out, n);
     for (((o, &x), &low), &high) in o.iter_mut().zip(x).zip(low).zip(high) {
-        *o = T::clip(x, low, high);
+        o.write(T::clip(x, low, high));
     }
 }
 
@@ -534,11 +568,11 @@ unsafe fn compare_mixed<A: Element + Into<i128>, B: Element + Into<i128>, const 
 ) {
     let a = std::slice::from_raw_parts(ins[0] as *const A, n);
     let b = std::slice::from_raw_parts(ins[1] as *const B, n);
-    let o = std::slice::from_raw_parts_mut(out as *mut bool, n);
+    let o = output::<bool>(out, n);
     let op = op_of(OP);
     for ((o, &a), &b) in o.iter_mut().zip(a).zip(b) {
         let (a, b): (i128, i128) = (a.into(), b.into());
-        *o = i128_compare(op, a, b);
+        o.write(i128_compare(op, a, b));
     }
 }
 
@@ -563,9 +597,9 @@ unsafe fn cast_run<T: Copy, U: crate::base::element::CastFrom<T>>(
     out: *mut u8,
 ) {
     let a = std::slice::from_raw_parts(ins[0] as *const T, n);
-    let o = std::slice::from_raw_parts_mut(out as *mut U, n);
+    let o = output::<U>(out, n);
     for (o, &a) in o.iter_mut().zip(a) {
-        *o = cast(a);
+        o.write(cast(a));
     }
 }
 

@@ -229,13 +229,13 @@ impl Plan {
 fn split_last(l: &Layout, last: usize) -> (Layout, Layout) {
     (
         Layout {
-            shape: l.shape[..last].to_vec(),
-            strides: l.strides[..last].to_vec(),
+            shape: l.shape[..last].into(),
+            strides: l.strides[..last].into(),
             offset: l.offset,
         },
         Layout {
-            shape: l.shape[last..].to_vec(),
-            strides: l.strides[last..].to_vec(),
+            shape: l.shape[last..].into(),
+            strides: l.strides[last..].into(),
             offset: 0,
         },
     )
@@ -1192,18 +1192,18 @@ mod tests {
         // Strided, broadcast and scalar operands, a strided output, float16 and complex scalars.
         let matrix = [4, 6];
         let strided = Layout {
-            shape: vec![4, 6],
-            strides: vec![12, 2],
+            shape: smallvec::smallvec![4, 6],
+            strides: smallvec::smallvec![12, 2],
             offset: 1,
         };
         let row_broadcast = Layout {
-            shape: vec![4, 6],
-            strides: vec![0, 1],
+            shape: smallvec::smallvec![4, 6],
+            strides: smallvec::smallvec![0, 1],
             offset: 0,
         };
         let uniform = Layout {
-            shape: vec![4, 6],
-            strides: vec![0, 0],
+            shape: smallvec::smallvec![4, 6],
+            strides: smallvec::smallvec![0, 0],
             offset: 3,
         };
         for dtype in [DType::F64, DType::F16, DType::C64, DType::U8] {

@@ -79,40 +79,11 @@ impl Expr {
 
     /// The nodes of this DAG (shared nodes once), each after its arguments.
     pub fn topological(roots: &[&Expr]) -> Vec<Expr> {
-        let mut seen = rustc_hash::FxHashSet::default();
         let mut order = Vec::new();
         for root in roots {
-            visit(root, &mut seen, &mut order);
+            visit(root, &mut order);
         }
         order
-    }
-
-    /// How many table operations (and casts) the DAG holds: what fusion saves launches of.
-    pub fn operation_count(roots: &[&Expr]) -> usize {
-        Expr::topological(roots)
-            .iter()
-            .filter(|e| matches!(e.0.kind, NodeKind::Apply { .. } | NodeKind::Cast(_)))
-            .count()
-    }
-
-    /// The positions of the statements that made the DAG's operations.
-    pub fn positions(roots: &[&Expr]) -> Vec<u64> {
-        let mut positions: Vec<u64> = Expr::topological(roots)
-            .iter()
-            .filter(|e| matches!(e.0.kind, NodeKind::Apply { .. } | NodeKind::Cast(_)))
-            .map(|e| e.0.position)
-            .collect();
-        positions.sort_unstable();
-        positions.dedup();
-        positions
-    }
-
-    /// Every leaf of the DAG (each buffer and layout once).
-    pub fn leaves(roots: &[&Expr]) -> Vec<Expr> {
-        Expr::topological(roots)
-            .into_iter()
-            .filter(|e| matches!(e.0.kind, NodeKind::Leaf { .. }))
-            .collect()
     }
 
     /// A readable name of the operation a node applies (`add`, `astype f32`).
@@ -126,14 +97,45 @@ impl Expr {
     }
 }
 
-fn visit(e: &Expr, seen: &mut rustc_hash::FxHashSet<usize>, order: &mut Vec<Expr>) {
-    if !seen.insert(e.id()) {
+/// A node is in `order` once it is visited; a linear search beats hashing at the sizes batches
+/// allow (a few dozen nodes), and no node is reached again while its own arguments are visited.
+fn visit(e: &Expr, order: &mut Vec<Expr>) {
+    if order.iter().any(|o| o.id() == e.id()) {
         return;
     }
     match &e.0.kind {
-        NodeKind::Cast(arg) => visit(arg, seen, order),
-        NodeKind::Apply { args, .. } => args.iter().for_each(|a| visit(a, seen, order)),
+        NodeKind::Cast(arg) => visit(arg, order),
+        NodeKind::Apply { args, .. } => args.iter().for_each(|a| visit(a, order)),
         NodeKind::Leaf { .. } | NodeKind::Scalar(_) => {}
     }
     order.push(e.clone());
+}
+
+fn is_operation(e: &Expr) -> bool {
+    matches!(e.0.kind, NodeKind::Apply { .. } | NodeKind::Cast(_))
+}
+
+/// How many table operations (and casts) `nodes` (a topological order) hold: what fusion saves
+/// launches of.
+pub fn operation_count(nodes: &[Expr]) -> usize {
+    nodes.iter().filter(|e| is_operation(e)).count()
+}
+
+/// The positions of the statements that made the operations among `nodes`.
+pub fn positions(nodes: &[Expr]) -> Vec<u64> {
+    let mut positions: Vec<u64> = nodes
+        .iter()
+        .filter(|e| is_operation(e))
+        .map(|e| e.0.position)
+        .collect();
+    positions.sort_unstable();
+    positions.dedup();
+    positions
+}
+
+/// The leaves among `nodes` (each buffer and layout once).
+pub fn leaves(nodes: &[Expr]) -> impl Iterator<Item = &Expr> {
+    nodes
+        .iter()
+        .filter(|e| matches!(e.0.kind, NodeKind::Leaf { .. }))
 }

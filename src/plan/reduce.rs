@@ -99,12 +99,13 @@ pub fn reduce_all(
         return Err(empty_error(r));
     }
     super::explain::record_reduction(device, shape, expr, r);
-    let mut positions = Expr::positions(&[expr]);
+    let nodes = Expr::topological(&[expr]);
+    let mut positions = super::expr::positions(&nodes);
     if !positions.contains(&super::current_position()) {
         positions.push(super::current_position());
         positions.sort_unstable();
     }
-    super::record_pass(device, Expr::operation_count(&[expr]) + 1, positions);
+    super::record_pass(device, super::expr::operation_count(&nodes) + 1, positions);
     match device {
         Device::Gpu => super::cuda::reduce_all(r, expr, shape, divide_by, out),
         Device::Cpu => {
@@ -492,8 +493,8 @@ pub fn reduce_axis_cpu(
         .into_par_iter()
         .map(|k| {
             let lane = Layout {
-                shape: vec![lane_len],
-                strides: vec![axis_stride],
+                shape: smallvec::smallvec![lane_len],
+                strides: smallvec::smallvec![axis_stride],
                 offset: lane_start(&lane_layout, k),
             };
             let program = Program::single_leaf(pointer, lane, input, reduced);
