@@ -15,7 +15,11 @@
 # Here each step is timed both ways in the same run: `unsynced` reads the clock right after the step,
 # as the article did; `synced` calls sync() first, which waits for the device to finish all queued
 # work, then reads the clock again. On the cpu a statement returns when its work is done, so both
-# agree. On the gpu, `unsynced` is the time to queue the work, `synced` the time to do it:
+# agree. On the gpu, `unsynced` is the time to queue the work, `synced` the time to do it.
+#
+# A second lesson rides along: step 3's three statements run as one pass over memory (arrsh fuses
+# elementwise statements nothing observes in between), and step 4 runs them again with `:fuse off`,
+# three passes as NumPy and CuPy make, so the two figures stand side by side:
 #
 #     arrsh --device gpu scripts/async_timing.arr
 #
@@ -42,6 +46,23 @@ print("x: [" + str(n) + ", " + str(n) + ", " + str(n) + "] f64,", n * n * n, "el
 
 for dev in devices() {
     print("--- on", dev)
+    # Warm-up: the first gpu statement creates the CUDA context, and the first use of each kernel
+    # compiles it (or loads it from the disk cache). Each step runs once on a tiny array first, so
+    # the timings below are the steps' own.
+    w = ones([2, 2, 2], device=dev)
+    w *= 5
+    sync()
+    w *= 5
+    w *= w
+    w += w
+    sync()
+    :fuse off
+    w *= 5
+    w *= w
+    w += w
+    sync()
+    :fuse on
+
     # Step 1: make the array.
     sync()
     t = clock()
@@ -72,7 +93,8 @@ for dev in devices() {
         gpu2 = synced
     }
 
-    # Step 3: the three operations, three kernels queued one after the other.
+    # Step 3: the three operations. Nothing reads x between them, so arrsh defers them and runs
+    # them as one kernel (one pass over memory) when the clock is read.
     sync()
     t = clock()
     x *= 5
@@ -93,7 +115,32 @@ for dev in devices() {
     # Every element went 1 → 5 (step 2) → 25 → 625 → 1250 (step 3). Two reductions check it (on the
     # gpu, two device→host copies of 8 bytes, after the timing).
     print("check: min(x) =", min(x), "max(x) =", max(x))
+
+    # Step 4: the same three operations with fusion off, as NumPy and CuPy run them: three
+    # passes, each reading and writing all of x.
+    :fuse off
+    sync()
+    t = clock()
+    x *= 5
+    x *= x
+    x += x
+    unsynced = clock() - t
+    sync()
+    synced = clock() - t
+    :fuse on
+    show(dev, "the same, :fuse off      ", unsynced, synced)
+    if dev == cpu {
+        cpu4 = synced
+    } else {
+        gpu4 = synced
+    }
     x = none
+}
+
+print("--- fusion: the three operations as one pass (step 3) against three (step 4), both synced")
+print("cpu:", times(cpu4 / cpu3), "faster fused")
+if has_gpu {
+    print("gpu:", times(gpu4 / gpu3), "faster fused")
 }
 
 if has_gpu {

@@ -289,9 +289,11 @@ fn work_dir(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("arrsh-fusion-{}-{name}", std::process::id()))
 }
 
+/// Each seed's program run fused and unfused (seeds share out among threads: on the gpu most of
+/// the time is compiling kernels).
 fn check_device(device: &str, programs: usize) {
-    let mut failures = Vec::new();
-    for seed in 0..programs as u64 {
+    let seeds: Vec<u64> = (0..programs as u64).collect();
+    let verdicts = common::parallel(&seeds, |_, &seed| {
         let code = program(seed, 12);
         let (fused_dir, plain_dir) = (
             work_dir(&format!("{device}-{seed}-fused")),
@@ -303,12 +305,12 @@ fn check_device(device: &str, programs: usize) {
             std::fs::remove_dir_all(&fused_dir),
             std::fs::remove_dir_all(&plain_dir),
         );
+        assert!(!fused.0.contains("panicked"), "seed {seed}: {}", fused.0);
         if fused.0 != plain.0 {
-            failures.push(format!(
+            return Some(format!(
                 "seed {seed} on {device}: printed output differs\n{}\n--- program ---\n{code}",
                 common::line_diff(&plain.0, &fused.0)
             ));
-            continue;
         }
         if fused.1 != plain.1 {
             let names: Vec<&str> = fused
@@ -318,16 +320,13 @@ fn check_device(device: &str, programs: usize) {
                 .filter(|(a, b)| a != b)
                 .map(|(a, _)| a.0.as_str())
                 .collect();
-            failures.push(format!(
+            return Some(format!(
                 "seed {seed} on {device}: saved arrays differ: {names:?}\n--- program ---\n{code}"
             ));
         }
-        assert!(
-            fused.0.is_empty() || !fused.0.contains("panicked"),
-            "seed {seed}: {}",
-            fused.0
-        );
-    }
+        None
+    });
+    let failures: Vec<String> = verdicts.into_iter().flatten().collect();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 

@@ -1,16 +1,18 @@
 //! Every row of the table of elementwise operations, on every dtype, against NumPy: the same
-//! inputs (written by NumPy), one arrsh run per case through the real binary, the result saved
-//! as `.npy` and compared in NumPy — the dtype exactly, integers and bools exactly, floats and
-//! complex numbers within a tolerance of their precision. A case NumPy refuses must be refused
-//! by arrsh too. Mixed dtypes and weak host scalars check NumPy 2's promotion. The cases run on
-//! the cpu and, when there is one, on the gpu, where the documented CuPy-like differences
-//! (negative integer powers) are left out.
+//! inputs (written by NumPy), run through the real binary (a few processes, each case a line of
+//! input), each result saved as `.npy` and compared in NumPy — the dtype exactly, integers and
+//! bools exactly, floats and complex numbers within a tolerance of their precision. A case NumPy
+//! refuses must be refused by arrsh too. Mixed dtypes and weak host scalars check NumPy 2's
+//! promotion. The cases run on the cpu and, when there is one, on the gpu, where the documented
+//! CuPy-like differences (negative integer powers) are left out.
 //!
 //! Without python3 and NumPy the test prints "skipped: numpy not installed" (CI has NumPy).
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::process::{Command, Stdio};
+
+mod common;
 
 use arrsh::base::dtype::ALL;
 use arrsh::base::DType;
@@ -99,7 +101,6 @@ fn call(row: &table::ElementwiseOp, x: &str, y: &str) -> (String, String) {
 struct Case {
     arr: String,
     numpy: String,
-    inputs: Vec<String>,
     /// Left out on the gpu: a documented difference from NumPy there.
     cpu_only: bool,
 }
@@ -113,7 +114,6 @@ fn cases() -> Vec<Case> {
             out.push(Case {
                 arr,
                 numpy,
-                inputs: vec![x, y],
                 cpu_only: row.op == Op::Power && dtype.is_signed(),
             });
         }
@@ -144,7 +144,6 @@ fn cases() -> Vec<Case> {
             out.push(Case {
                 arr,
                 numpy,
-                inputs: vec![x, y],
                 cpu_only: false,
             });
         }
@@ -168,41 +167,11 @@ fn cases() -> Vec<Case> {
             out.push(Case {
                 arr: format!("{x} {op} {scalar}"),
                 numpy: format!("{x} {op} {py_scalar}"),
-                inputs: vec![x.clone()],
                 cpu_only: false,
             });
         }
     }
     out
-}
-
-/// Runs `f` over `items` on several threads; results in item order.
-fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(usize, &T) -> R + Sync) -> Vec<R> {
-    let next = AtomicUsize::new(0);
-    let threads = std::thread::available_parallelism()
-        .map_or(4, |n| n.get())
-        .min(16);
-    let mut results: Vec<(usize, R)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut out = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(item) = items.get(i) else { break };
-                        out.push((i, f(i, item)));
-                    }
-                    out
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap())
-            .collect()
-    });
-    results.sort_by_key(|(i, _)| *i);
-    results.into_iter().map(|(_, r)| r).collect()
 }
 
 const PY_COMPARE: &str = r#"
@@ -248,6 +217,30 @@ def verdict(index, numpy_code, env):
     return close(got, want, TOL[kind])
 "#;
 
+/// Processes the cases are shared among.
+const GROUPS: usize = 8;
+
+/// Runs `script` as arrsh's standard input on `device`; returns what it wrote to stderr.
+fn run_stdin(device: &str, dir: &Path, script: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arrsh"))
+        .args(["--device", device])
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("arrsh runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().expect("arrsh finishes");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 fn work_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("arrsh-ufuncs-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -262,26 +255,43 @@ fn check(device: &str) {
         .into_iter()
         .filter(|c| device == "cpu" || !c.cpu_only)
         .collect();
-    let runs = parallel(&cases, |index, case| {
-        let loads: String = case
-            .inputs
-            .iter()
-            .map(|n| format!("{n} = load(\"{n}.npy\")\n"))
-            .collect();
-        let code = format!(
-            "b = load(\"b.npy\")\n{loads}save(\"out_{index}.npy\", {})",
-            case.arr
-        );
-        let out = Command::new(env!("CARGO_BIN_EXE_arrsh"))
-            .args(["--device", device, "-e", &code])
-            .current_dir(&dir)
-            .env("NO_COLOR", "1")
-            .output()
-            .expect("arrsh runs");
-        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-        assert!(!stderr.contains("panicked"), "{}: {stderr}", case.arr);
-        stderr
+    // One arrsh process per group of cases, fed on stdin as a REPL session is: a failed line (a
+    // case arrsh refuses) leaves the session as it was, and its error names the line.
+    let mut header = String::from("b = load(\"b.npy\")\n");
+    for dtype in ALL {
+        for side in ["x", "y"] {
+            let name = format!("{side}_{}", dtype.name());
+            header.push_str(&format!("{name} = load(\"{name}.npy\")\n"));
+        }
+    }
+    let first_case_line = header.lines().count() + 1;
+    let groups: Vec<Vec<usize>> = (0..GROUPS)
+        .map(|g| (g..cases.len()).step_by(GROUPS).collect())
+        .collect();
+    let errors = common::parallel(&groups, |_, group| {
+        let mut script = header.clone();
+        for &index in group {
+            script.push_str(&format!(
+                "save(\"out_{index}.npy\", {})\n",
+                cases[index].arr
+            ));
+        }
+        let stderr = run_stdin(device, &dir, &script);
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        let mut errors = Vec::new();
+        for line in stderr.lines() {
+            let Some(rest) = line.strip_prefix("<input ") else {
+                continue;
+            };
+            let number: usize = rest.split('>').next().unwrap().parse().unwrap();
+            errors.push((group[number - first_case_line], line.to_string()));
+        }
+        errors
     });
+    let mut runs = vec![String::new(); cases.len()];
+    for (index, error) in errors.into_iter().flatten() {
+        runs[index] = error;
+    }
     let mut checker = format!("{PY_COMPARE}\nenv = {{'np': np, 'b': np.load('b.npy')}}\n");
     checker
         .push_str("import glob\nfor f in glob.glob('[xy]_*.npy'):\n    env[f[:-4]] = np.load(f)\n");
@@ -297,10 +307,7 @@ fn check(device: &str) {
         let (index, verdict) = line.split_once(' ').unwrap();
         if verdict != "ok" {
             let index: usize = index.parse().unwrap();
-            let why = runs[index]
-                .lines()
-                .find(|l| l.contains("error"))
-                .unwrap_or("");
+            let why = &runs[index];
             failures.push(format!("{:<44} {verdict} {why}", cases[index].arr));
         }
     }

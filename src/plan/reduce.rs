@@ -70,6 +70,16 @@ impl Reduction {
         }
     }
 
+    /// What an empty input reduces to, for reductions that have an answer there.
+    fn identity(self) -> Scalar {
+        match self {
+            Reduction::Prod => Scalar::Int(1),
+            Reduction::All => Scalar::Bool(true),
+            Reduction::Any => Scalar::Bool(false),
+            _ => Scalar::Int(0),
+        }
+    }
+
     /// True when an empty input has no answer (`max([])`).
     pub fn needs_elements(self) -> bool {
         matches!(
@@ -107,6 +117,12 @@ pub fn reduce_all(
     }
     super::record_pass(device, super::expr::operation_count(&nodes) + 1, positions);
     match device {
+        Device::Gpu if size == 0 => {
+            let value = finish(r, r.identity(), expr.dtype(), divide_by);
+            let g = crate::device::gpu::gpu()?;
+            let buffer = with_dtype!(out, T => g.upload(&[value.cast::<T>()], out))?;
+            Ok(Buffer::Gpu(buffer))
+        }
         Device::Gpu => super::cuda::reduce_all(r, expr, shape, divide_by, out),
         Device::Cpu => {
             let value = reduce_all_cpu(r, expr, shape)?;
