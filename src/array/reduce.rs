@@ -199,6 +199,10 @@ fn along(
     if a.shape()[axis] == 0 && r.needs_elements() {
         return Err(plan_reduce::empty_error(r));
     }
+    if a.size() == 0 {
+        let value = plan_reduce::empty_value(r, a.dtype(), divide_by);
+        return Array::full(shape, value, out, a.device());
+    }
     let buffer = match a.device() {
         Device::Gpu => {
             let expr = expr_of(a)?;

@@ -118,7 +118,7 @@ pub fn reduce_all(
     super::record_pass(device, super::expr::operation_count(&nodes) + 1, positions);
     match device {
         Device::Gpu if size == 0 => {
-            let value = finish(r, r.identity(), expr.dtype(), divide_by);
+            let value = empty_value(r, expr.dtype(), divide_by);
             let g = crate::device::gpu::gpu()?;
             let buffer = with_dtype!(out, T => g.upload(&[value.cast::<T>()], out))?;
             Ok(Buffer::Gpu(buffer))
@@ -132,6 +132,12 @@ pub fn reduce_all(
             Ok(buffer)
         }
     }
+}
+
+/// What a reduction of no elements of `input` gives (`sum` 0, `prod` 1, `mean` NaN), for the
+/// reductions that have an identity.
+pub fn empty_value(r: Reduction, input: DType, divide_by: Option<f64>) -> Scalar {
+    finish(r, r.identity(), input, divide_by)
 }
 
 pub fn empty_error(r: Reduction) -> crate::error::Error {
