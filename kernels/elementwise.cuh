@@ -26,8 +26,9 @@ typedef unsigned int u32;
 typedef long long i64;
 typedef unsigned long long u64;
 
-struct c64 { float re, im; };
-struct c128 { double re, im; };
+// Aligned as float2 and double2, so an element is one 8- or 16-byte load and store, not two.
+struct __align__(8) c64 { float re, im; };
+struct __align__(16) c128 { double re, im; };
 
 // ---- float16 ----
 __device__ __forceinline__ float h2f(u16 h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }

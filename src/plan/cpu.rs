@@ -4,8 +4,6 @@
 //! its own. Contiguous leaves are read in place; strided ones are gathered first, and strided
 //! outputs scattered after. No temporary as large as the arrays exists, whatever the plan.
 
-use std::mem::MaybeUninit;
-
 use rayon::prelude::*;
 
 use super::cpu_math::{ComplexMath, Math};
@@ -131,13 +129,12 @@ impl Program {
         let shape = collapse(shape, &mut layouts);
         let mut direct = vec![None; steps.len()];
         for (k, (node, destination)) in stores.iter().enumerate() {
-            let unread = leaves.iter().all(|l| l.pointer != destination.pointer);
             let computed = matches!(steps[*node].0, Step::Compute { .. });
-            if unread
-                && computed
+            if computed
                 && direct[*node].is_none()
                 && destination.layout.is_contiguous()
                 && destination.size == steps[*node].1.size()
+                && writes_after_reads(&steps, &leaves, &stores, *node, destination)
             {
                 direct[*node] = Some(k);
             }
@@ -240,6 +237,39 @@ impl Program {
             chunk_start += n;
         }
     }
+}
+
+/// Whether step `node` may write its chunk straight into `destination`: no leaf reads the
+/// destination's buffer, or one does through the same layout (an in-place update, `x *= 5`) and
+/// `node` is the last step to read it — each element is then read before it is overwritten, as
+/// in NumPy's in-place loops — and no output is stored from it afterwards.
+fn writes_after_reads(
+    steps: &[(Step, DType)],
+    leaves: &[Source],
+    stores: &[(usize, Source)],
+    node: usize,
+    destination: &Source,
+) -> bool {
+    let aliased: Vec<usize> = (0..leaves.len())
+        .filter(|&l| leaves[l].pointer == destination.pointer)
+        .collect();
+    if aliased
+        .iter()
+        .any(|&l| leaves[l].layout != destination.layout)
+    {
+        return false;
+    }
+    let loads_aliased =
+        |i: usize| matches!(steps[i].0, Step::Load { leaf } if aliased.contains(&leaf));
+    let last_reader = steps
+        .iter()
+        .enumerate()
+        .filter(|(_, (step, _))| {
+            matches!(step, Step::Compute { args, .. } if args.iter().any(|&a| loads_aliased(a)))
+        })
+        .map(|(i, _)| i)
+        .max();
+    last_reader.is_none_or(|last| last <= node) && !stores.iter().any(|(n, _)| loads_aliased(*n))
 }
 
 /// Up to three items (a loop's arguments) without a heap allocation.
@@ -446,6 +476,19 @@ impl Program {
         self.size()
     }
 
+    /// Where the values of the last node (the one reductions watch) from `start` on lie in
+    /// memory, when that node is a contiguous leaf read in place.
+    pub(crate) fn values_in_place(&self, start: usize) -> Option<*const u8> {
+        match self.steps.last()? {
+            (Step::Load { leaf }, _) => {
+                let source = &self.leaves[*leaf];
+                contiguous_run(&source.layout, start)
+                    .map(|offset| (source.pointer + offset * source.size) as *const u8)
+            }
+            _ => None,
+        }
+    }
+
     /// The dtype of the last node, the one reductions watch.
     pub(crate) fn value_dtype(&self) -> DType {
         self.steps.last().expect("plans have nodes").1
@@ -485,79 +528,84 @@ const fn op_of(code: u8) -> Op {
     unsafe { std::mem::transmute::<u8, Op>(code) }
 }
 
-/// A register about to be written: its elements need not be initialised yet.
+/// Elements per block of `map`: all of a block's inputs are read before any of its outputs is
+/// written, so an output may be one of the inputs (in place, element for element: `x *= 5`
+/// computes into `x`), and the block's fixed length lets the compiler vectorise it.
+const BLOCK: usize = 16;
+
+/// `out[i] = f(i)` for `i < n`, where `f` reads element `i` of the inputs.
 ///
 /// # Safety
-/// `out` has room for `n` elements of `T` that nothing else accesses meanwhile.
-unsafe fn output<'a, T>(out: *mut u8, n: usize) -> &'a mut [MaybeUninit<T>] {
-    std::slice::from_raw_parts_mut(out as *mut MaybeUninit<T>, n)
+/// `out` has room for `n` elements of `O`; `f(i)` reads only element `i` of memory that is
+/// either not `out` or exactly `out`.
+#[inline(always)]
+unsafe fn map<O>(n: usize, out: *mut u8, f: impl Fn(usize) -> O) {
+    let out = out as *mut O;
+    let mut start = 0;
+    while start + BLOCK <= n {
+        let mut block = [const { std::mem::MaybeUninit::<O>::uninit() }; BLOCK];
+        for (k, slot) in block.iter_mut().enumerate() {
+            slot.write(f(start + k));
+        }
+        std::ptr::copy_nonoverlapping(block.as_ptr() as *const O, out.add(start), BLOCK);
+        start += BLOCK;
+    }
+    for i in start..n {
+        out.add(i).write(f(i));
+    }
+}
+
+// The loops below name their operation `op_of(OP)` inside the closure, a constant there, so
+// that the closure shrinks to the operation's own instructions and is inlined into `map`.
+
+/// Element `i` of a loop input of type `T`.
+///
+/// # Safety
+/// `input` points at more than `i` elements of `T`.
+#[inline(always)]
+unsafe fn at<T: Copy>(input: *const u8, i: usize) -> T {
+    (input as *const T).add(i).read()
 }
 
 unsafe fn map2<T: Math, const OP: u8>(n: usize, ins: &[*const u8], out: *mut u8) {
-    let a = std::slice::from_raw_parts(ins[0] as *const T, n);
-    let b = std::slice::from_raw_parts(ins[1] as *const T, n);
-    let o = output::<T>(out, n);
-    let op = op_of(OP);
-    for ((o, &a), &b) in o.iter_mut().zip(a).zip(b) {
-        o.write(T::binary(op, a, b));
-    }
+    let (a, b) = (ins[0], ins[1]);
+    map(n, out, |i| T::binary(op_of(OP), at(a, i), at(b, i)));
 }
 
 unsafe fn compare2<T: Math, const OP: u8>(n: usize, ins: &[*const u8], out: *mut u8) {
-    let a = std::slice::from_raw_parts(ins[0] as *const T, n);
-    let b = std::slice::from_raw_parts(ins[1] as *const T, n);
-    let o = output::<bool>(out, n);
-    let op = op_of(OP);
-    for ((o, &a), &b) in o.iter_mut().zip(a).zip(b) {
-        o.write(T::compare(op, a, b));
-    }
+    let (a, b) = (ins[0], ins[1]);
+    map(n, out, |i| T::compare(op_of(OP), at(a, i), at(b, i)));
 }
 
 unsafe fn map1<T: Math, const OP: u8>(n: usize, ins: &[*const u8], out: *mut u8) {
-    let a = std::slice::from_raw_parts(ins[0] as *const T, n);
-    let o = output::<T>(out, n);
-    let op = op_of(OP);
-    for (o, &a) in o.iter_mut().zip(a) {
-        o.write(T::unary(op, a));
-    }
+    let a = ins[0];
+    map(n, out, |i| T::unary(op_of(OP), at(a, i)));
 }
 
 unsafe fn test1<T: Math, const OP: u8>(n: usize, ins: &[*const u8], out: *mut u8) {
-    let a = std::slice::from_raw_parts(ins[0] as *const T, n);
-    let o = output::<bool>(out, n);
-    let op = op_of(OP);
-    for (o, &a) in o.iter_mut().zip(a) {
-        o.write(T::predicate(op, a));
-    }
+    let a = ins[0];
+    map(n, out, |i| T::predicate(op_of(OP), at(a, i)));
 }
 
 unsafe fn part1<T: ComplexMath, const OP: u8>(n: usize, ins: &[*const u8], out: *mut u8) {
-    let a = std::slice::from_raw_parts(ins[0] as *const T, n);
-    let o = output::<T::Part>(out, n);
-    let op = op_of(OP);
-    for (o, &a) in o.iter_mut().zip(a) {
-        o.write(T::part(op, a));
-    }
+    let a = ins[0];
+    map(n, out, |i| T::part(op_of(OP), at(a, i)));
 }
 
 unsafe fn choose<T: Copy>(n: usize, ins: &[*const u8], out: *mut u8) {
-    let c = std::slice::from_raw_parts(ins[0] as *const bool, n);
-    let a = std::slice::from_raw_parts(ins[1] as *const T, n);
-    let b = std::slice::from_raw_parts(ins[2] as *const T, n);
-    let o = output::<T>(out, n);
-    for (((o, &c), &a), &b) in o.iter_mut().zip(c).zip(a).zip(b) {
-        o.write(if c { a } else { b });
-    }
+    let (c, a, b) = (ins[0], ins[1], ins[2]);
+    map(n, out, |i| {
+        if at::<bool>(c, i) {
+            at::<T>(a, i)
+        } else {
+            at::<T>(b, i)
+        }
+    });
 }
 
 unsafe fn clip<T: Math>(n: usize, ins: &[*const u8], out: *mut u8) {
-    let x = std::slice::from_raw_parts(ins[0] as *const T, n);
-    let low = std::slice::from_raw_parts(ins[1] as *const T, n);
-    let high = std::slice::from_raw_parts(ins[2] as *const T, n);
-    let o = output::<T>(out, n);
-    for (((o, &x), &low), &high) in o.iter_mut().zip(x).zip(low).zip(high) {
-        o.write(T::clip(x, low, high));
-    }
+    let (x, low, high) = (ins[0], ins[1], ins[2]);
+    map(n, out, |i| T::clip(at(x, i), at(low, i), at(high, i)));
 }
 
 /// `int64 < uint64` and friends, compared exactly (NumPy's `qQ->?` loops).
@@ -566,14 +614,11 @@ unsafe fn compare_mixed<A: Element + Into<i128>, B: Element + Into<i128>, const 
     ins: &[*const u8],
     out: *mut u8,
 ) {
-    let a = std::slice::from_raw_parts(ins[0] as *const A, n);
-    let b = std::slice::from_raw_parts(ins[1] as *const B, n);
-    let o = output::<bool>(out, n);
-    let op = op_of(OP);
-    for ((o, &a), &b) in o.iter_mut().zip(a).zip(b) {
-        let (a, b): (i128, i128) = (a.into(), b.into());
-        o.write(i128_compare(op, a, b));
-    }
+    let (a, b) = (ins[0], ins[1]);
+    map(n, out, |i| {
+        let (x, y): (i128, i128) = (at::<A>(a, i).into(), at::<B>(b, i).into());
+        i128_compare(op_of(OP), x, y)
+    });
 }
 
 #[inline(always)]
@@ -596,11 +641,8 @@ unsafe fn cast_run<T: Copy, U: crate::base::element::CastFrom<T>>(
     ins: &[*const u8],
     out: *mut u8,
 ) {
-    let a = std::slice::from_raw_parts(ins[0] as *const T, n);
-    let o = output::<U>(out, n);
-    for (o, &a) in o.iter_mut().zip(a) {
-        o.write(cast(a));
-    }
+    let a = ins[0];
+    map(n, out, |i| cast::<T, U>(at(a, i)));
 }
 
 fn cast_loop(from: DType, to: DType) -> Loop {

@@ -244,6 +244,11 @@ fn with_values<T: Element, R>(
     end: usize,
     f: impl FnOnce(&[T]) -> R,
 ) -> R {
+    if let Some(pointer) = program.values_in_place(start) {
+        // SAFETY: the values are a contiguous run of a live buffer of T (`sum(x)` of an array
+        // of the accumulator's dtype reads it where it is).
+        return f(unsafe { std::slice::from_raw_parts(pointer as *const T, end - start) });
+    }
     let mut values: Vec<T> = Vec::with_capacity(end - start);
     cpu::run_watching(program, start, end, |pointer, n| {
         // SAFETY: the watched node is of dtype T and holds n values.
@@ -350,16 +355,13 @@ impl PairwiseFloat for f64 {}
 
 fn float_sum<F: PairwiseFloat>(program: &Program) -> F {
     let size = program.len();
-    let read = |start: usize, end: usize| -> Vec<F> {
-        with_values(program, start, end, |v: &[F]| v.to_vec())
-    };
     if size == 0 {
         return F::zero();
     }
-    let first = read(0, 1)[0];
+    let first = with_values(program, 0, 1, |v: &[F]| v[0]);
     first
         + pairwise_range(size - 1, 1, &|start, len| {
-            pairwise_sum(&read(start, start + len))
+            with_values(program, start, start + len, pairwise_sum::<F>)
         })
 }
 
