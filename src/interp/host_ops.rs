@@ -353,3 +353,23 @@ pub fn range_len(start: i64, stop: i64, step: i64) -> u128 {
         0
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::ast::UnaryOp;
+
+    #[test]
+    fn every_array_operator_has_a_row_of_the_table() {
+        use BinOp::*;
+        for op in [
+            Add, Sub, Mul, Div, FloorDiv, Mod, Pow, BitAnd, BitOr, BitXor, Shl, Shr, Eq, Ne, Lt,
+            Le, Gt, Ge,
+        ] {
+            assert_eq!(row_of(op).symbol, Some(op.symbol()));
+        }
+        for op in [UnaryOp::Neg, UnaryOp::Pos, UnaryOp::Invert] {
+            assert_eq!(table::by_symbol(op.symbol(), false).nin, 1);
+        }
+    }
+}

@@ -7,6 +7,8 @@ pub mod commands;
 mod convert;
 mod host_ops;
 mod profile;
+#[cfg(test)]
+mod reference;
 mod report_commands;
 mod sweep;
 pub mod value;

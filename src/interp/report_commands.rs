@@ -33,7 +33,7 @@ pub fn help(interp: &mut Interpreter, name: &str) -> Result<()> {
             builtins::CONSTANTS.join(" ")
         )
     } else if let Some(b) = builtins::find(name) {
-        format!("{}\n  {}\n  example: {}\n", b.signature(), b.doc, b.example)
+        b.help()
     } else if let Some(c) = commands::find(name) {
         format!(":{} {}\n  {}\n", c.name, c.args, c.help)
     } else if let Some(v) = builtins::lookup_value(name) {

@@ -713,6 +713,27 @@ fn complex_power<F: num_traits::Float>(
     (b * a.ln()).exp()
 }
 
+/// `|x + iy|` as NumPy's SIMD loops compute it: the larger part times `sqrt(1 + r²)`, `r` the
+/// ratio of the smaller to the larger (no overflow or underflow in between), within 2 ulp of the
+/// exact value, branch-free so that it vectorises; C99's special cases (an infinite part gives
+/// infinity, even beside a NaN).
+#[inline(always)]
+fn scaled_hypot<F: num_traits::Float>(x: F, y: F) -> F {
+    let (a, b) = (x.abs(), y.abs());
+    let (big, small) = (a.max(b), a.min(b));
+    let r = small / big;
+    let h = big * (F::one() + r * r).sqrt();
+    if big == F::zero() {
+        F::zero()
+    } else if big.is_infinite() {
+        F::infinity()
+    } else if x.is_nan() || y.is_nan() {
+        F::nan()
+    } else {
+        h
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -778,26 +799,5 @@ mod tests {
             f16::binary(Op::Nextafter, f16::ONE, f16::from_f32(2.0)),
             f16::from_bits(0x3c01)
         );
-    }
-}
-
-/// `|x + iy|` as NumPy's SIMD loops compute it: the larger part times `sqrt(1 + r²)`, `r` the
-/// ratio of the smaller to the larger (no overflow or underflow in between), within 2 ulp of the
-/// exact value, branch-free so that it vectorises; C99's special cases (an infinite part gives
-/// infinity, even beside a NaN).
-#[inline(always)]
-fn scaled_hypot<F: num_traits::Float>(x: F, y: F) -> F {
-    let (a, b) = (x.abs(), y.abs());
-    let (big, small) = (a.max(b), a.min(b));
-    let r = small / big;
-    let h = big * (F::one() + r * r).sqrt();
-    if big == F::zero() {
-        F::zero()
-    } else if big.is_infinite() {
-        F::infinity()
-    } else if x.is_nan() || y.is_nan() {
-        F::nan()
-    } else {
-        h
     }
 }

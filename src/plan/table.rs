@@ -299,7 +299,7 @@ pub static OPS: &[ElementwiseOp] = &[
     unary!("rint", [], unary_inexact!(), Rint, "op_rint", "The nearest whole number, halves to even.", "rint([0.5, 1.5, 2.5])"),
     unary!("deg2rad", ["radians"], unary_floats!(), Deg2rad, "op_deg2rad", "Degrees to radians.", "deg2rad(180)"),
     unary!("rad2deg", ["degrees"], unary_floats!(), Rad2deg, "op_rad2deg", "Radians to degrees.", "rad2deg(pi)"),
-    unary!("invert", ["bitwise_invert", "bitwise_not"], loops!("?->?", unary_ints!()), Invert, "op_invert", "~x: every bit flipped (for bools: not).", "invert([0, 1, -1])"),
+    row!("invert", ["bitwise_invert", "bitwise_not"], Some("~"), 1, loops!("?->?", unary_ints!()), Promote, None, Invert, "op_invert", "~x: every bit flipped (for bools: not).", "invert([0, 1, -1])"),
     unary!("isnan", [], predicate!(), Isnan, "op_isnan", "True where x is NaN.", "isnan([1.0, nan])"),
     unary!("isinf", [], predicate!(), Isinf, "op_isinf", "True where x is infinite.", "isinf([1.0, inf])"),
     unary!("isfinite", [], predicate!(), Isfinite, "op_isfinite", "True where x is neither infinite nor NaN.", "isfinite([1.0, inf, nan])"),
@@ -308,7 +308,7 @@ pub static OPS: &[ElementwiseOp] = &[
     unary!("spacing", [], unary_floats!(), Spacing, "op_spacing", "The distance from x to the next float away from zero.", "spacing(1.0)"),
     unary!("real", [], "F->f D->d", Real, "op_real", "The real part (x itself for real numbers; also x.real).", "real(1 + 2j)"),
     unary!("imag", [], "F->f D->d", Imag, "op_imag", "The imaginary part (zeros for real numbers; also x.imag).", "imag(1 + 2j)"),
-    row!("where", [], None, 3, "", Where, None, Where, "op_where", "Elements of a where cond is true, else of b, all broadcast together.", "where([true, false], 1, 2)"),
+    row!("where", [], None, 3, "", Where, None, Where, "op_where", "Elements of x where condition is true, else of y, all broadcast together.", "where([true, false], 1, 2)"),
     row!("clip", [], None, 3, "", Promote, None, Clip, "op_clip", "x limited to [lo, hi], elementwise (NaN stays NaN).", "clip(arange(10), 2, 7)"),
 ];
 

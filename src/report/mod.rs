@@ -61,9 +61,10 @@ pub fn time_line(wall: f64, returned: f64, c: &Counters, fused: Option<&str>) ->
         transfers(c.d2h_count, c.d2h_bytes),
         c.allocations
     );
-    if let (Some(note), 0) = (fused, c.kernels) {
-        if c.cpu_passes > 0 {
-            line.push_str(&format!(" · cpu passes {} ({note})", c.cpu_passes));
+    if c.kernels == 0 && c.cpu_passes > 0 {
+        match fused {
+            Some(note) => line.push_str(&format!(" · cpu passes {} ({note})", c.cpu_passes)),
+            None => line.push_str(&format!(" · cpu passes {}", c.cpu_passes)),
         }
     }
     if let Some(note) = unsynced_note(wall, returned) {

@@ -50,6 +50,47 @@ impl Builtin {
     pub fn signature(&self) -> String {
         format!("{}({})", self.name, self.params.join(", "))
     }
+
+    /// What `:help NAME` and the reference say: the signature, the doc, for an elementwise
+    /// function its names, operator and the dtypes it has loops for, and the example.
+    pub fn help(&self) -> String {
+        let mut text = format!(
+            "{}
+  {}
+",
+            self.signature(),
+            self.doc
+        );
+        if let Some(row) = self.op {
+            let names: Vec<&str> = std::iter::once(row.name)
+                .chain(row.aliases.iter().copied())
+                .collect();
+            text.push_str(&format!("  elementwise; computes in {}", loop_dtypes(row)));
+            if let Some(symbol) = row.symbol {
+                text.push_str(&format!("; the operator `{symbol}`"));
+            }
+            if names.len() > 1 {
+                text.push_str(&format!("; also named {}", names.join(", ")));
+            }
+            text.push('\n');
+        }
+        text.push_str(&format!("  example: {}\n", self.example));
+        text
+    }
+}
+
+/// The dtypes a row has loops for (other inputs are cast to one of them, as NumPy casts).
+fn loop_dtypes(row: &ElementwiseOp) -> String {
+    let mut dtypes: Vec<DType> = crate::plan::resolve::loops(row)
+        .filter_map(|s| s.inputs.last().copied())
+        .collect();
+    dtypes.sort();
+    dtypes.dedup();
+    if dtypes.is_empty() || dtypes.len() == crate::base::dtype::ALL.len() {
+        return "every dtype".to_string();
+    }
+    let names: Vec<&str> = dtypes.iter().map(|d| d.name()).collect();
+    names.join(" ")
 }
 
 /// Arguments bound to a built-in's parameters.
