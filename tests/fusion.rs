@@ -386,16 +386,7 @@ fn fused_and_unfused_programs_agree_bit_for_bit_on_the_cpu() {
 
 #[test]
 fn fused_and_unfused_programs_agree_bit_for_bit_on_the_gpu() {
-    let present = Command::new(env!("CARGO_BIN_EXE_arrsh"))
-        .args(["-e", "assert(len(devices()) == 2)"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !present {
-        assert!(
-            std::env::var_os("ARRSH_REQUIRE_GPU").is_none(),
-            "the gpu fusion test needs a gpu and ARRSH_REQUIRE_GPU is set"
-        );
-        println!("skipped: no gpu");
+    if !common::gpu_or_skip("the gpu fusion test") {
         return;
     }
     check_device("gpu", 40);

@@ -10,45 +10,13 @@
 
 mod common;
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::Path;
+use std::process::Output;
 
-fn numpy_available() -> bool {
-    let ok = Command::new("python3")
-        .args(["-c", "import numpy"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        println!("skipped: numpy not installed");
-    }
-    ok
-}
+use common::{numpy_available, parallel, python};
 
-fn work_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arrsh-numpy-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// Runs a Python program in `dir`; panics with its stderr when it fails.
-fn python(dir: &Path, program: &str) -> String {
-    let out = Command::new("python3")
-        .arg("-c")
-        .arg(program)
-        .current_dir(dir)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "python failed:\n{}\n--- program ---\n{program}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+fn work_dir(test: &str) -> std::path::PathBuf {
+    common::work_dir("numpy", test)
 }
 
 fn arrsh(dir: &Path, code: &str) -> Output {
@@ -57,52 +25,7 @@ fn arrsh(dir: &Path, code: &str) -> Output {
 
 /// arrsh reading a session from stdin (the REPL's echo shows each expression's repr).
 fn arrsh_echo(dir: &Path, lines: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arrsh"))
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .env_remove("RUST_BACKTRACE")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("arrsh runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(lines.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-/// Runs `f` over `items` on several threads; results in item order.
-fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(usize, &T) -> R + Sync) -> Vec<R> {
-    let next = AtomicUsize::new(0);
-    let threads = std::thread::available_parallelism()
-        .map_or(4, |n| n.get())
-        .min(16);
-    let mut results: Vec<(usize, R)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                let (next, f) = (&next, &f);
-                s.spawn(move || {
-                    let mut out = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(item) = items.get(i) else { break };
-                        out.push((i, f(i, item)));
-                    }
-                    out
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap())
-            .collect()
-    });
-    results.sort_by_key(|(i, _)| *i);
-    results.into_iter().map(|(_, r)| r).collect()
+    common::run_stdin(&[], dir, lines)
 }
 
 fn describe_failure(out: &Output) -> String {

@@ -8,41 +8,12 @@
 //!
 //! Without python3 and NumPy the test prints "skipped: numpy not installed" (CI has NumPy).
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-
 mod common;
 
 use arrsh::base::dtype::ALL;
 use arrsh::base::DType;
 use arrsh::plan::table::{self, Op};
-
-fn numpy_available() -> bool {
-    let ok = Command::new("python3")
-        .args(["-c", "import numpy"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        println!("skipped: numpy not installed");
-    }
-    ok
-}
-
-fn python(dir: &Path, program: &str) -> String {
-    let out = Command::new("python3")
-        .arg("-c")
-        .arg(program)
-        .current_dir(dir)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "python failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
+use common::{numpy_available, python};
 
 /// Inputs for each dtype: `x` with zeros, negatives, extremes (and NaN/inf for floats), `y`
 /// without zeros, `b` a bool mask.
@@ -220,36 +191,8 @@ def verdict(index, numpy_code, env):
 /// Processes the cases are shared among.
 const GROUPS: usize = 8;
 
-/// Runs `script` as arrsh's standard input on `device`; returns what it wrote to stderr.
-fn run_stdin(device: &str, dir: &Path, script: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arrsh"))
-        .args(["--device", device])
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("arrsh runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().expect("arrsh finishes");
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn work_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arrsh-ufuncs-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn check(device: &str) {
-    let dir = work_dir(device);
+    let dir = common::work_dir("ufuncs", device);
     python(&dir, PY_INPUTS);
     let cases: Vec<Case> = cases()
         .into_iter()
@@ -276,7 +219,8 @@ fn check(device: &str) {
                 cases[index].arr
             ));
         }
-        let stderr = run_stdin(device, &dir, &script);
+        let out = common::run_stdin(&["--device", device], &dir, &script);
+        let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(!stderr.contains("panicked"), "{stderr}");
         let mut errors = Vec::new();
         for line in stderr.lines() {
@@ -338,16 +282,7 @@ fn every_operation_and_dtype_matches_numpy_on_the_gpu() {
     if !numpy_available() {
         return;
     }
-    let present = Command::new(env!("CARGO_BIN_EXE_arrsh"))
-        .args(["-e", "assert(len(devices()) == 2)"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !present {
-        assert!(
-            std::env::var_os("ARRSH_REQUIRE_GPU").is_none(),
-            "the gpu case needs a gpu and ARRSH_REQUIRE_GPU is set"
-        );
-        println!("skipped: no gpu");
+    if !common::gpu_or_skip("the gpu case") {
         return;
     }
     check("gpu");
