@@ -108,10 +108,6 @@ pub fn reduce_all(
     if size == 0 && r.needs_elements() {
         return Err(empty_error(r));
     }
-    if size == 0 {
-        let identity = Expr::scalar(empty_value(r, expr.dtype(), divide_by), out);
-        return super::ready(&super::value(device, &[], identity)?);
-    }
     super::explain::record_reduction(device, shape, expr, r);
     let nodes = Expr::topological(&[expr]);
     let mut positions = super::expr::positions(&nodes);
@@ -121,6 +117,12 @@ pub fn reduce_all(
     }
     super::record_pass(device, super::expr::operation_count(&nodes) + 1, positions);
     match device {
+        Device::Gpu if size == 0 => {
+            let value = empty_value(r, expr.dtype(), divide_by);
+            let g = crate::device::gpu::gpu()?;
+            let buffer = with_dtype!(out, T => g.upload(&[value.cast::<T>()], out))?;
+            Ok(Buffer::Gpu(buffer))
+        }
         Device::Gpu => super::cuda::reduce_all(r, expr, shape, divide_by, out),
         Device::Cpu => {
             let value = reduce_all_cpu(r, expr, shape)?;
