@@ -1,8 +1,11 @@
-// Advanced indexing: gathers and stores of whole rows (positions along the first axis) chosen by
-// an i64 index array or a bool mask. Elements are moved, never converted (the caller gives arrays
-// of one dtype), so each kernel comes in one version per element size. `shape` is the full shape
-// of the indexed array, `row` the number of elements per row; flat position r * row + c of the
-// array is row r, column c. The structs match `src/device/gpu/abi.rs` field for field.
+// Advanced indexing (NumPy's rules, prepared by `src/array/index.rs`): reads and stores of the
+// elements an index selects, and the positions of a mask's true elements. A selection of shape
+// `s` is a strided view of the indexed buffer (the axes of the broadcast index arrays have
+// stride 0) plus, for each combination of index values, an element offset `off[b]` computed
+// beforehand; the index axes are `bsize` long in total and `inner` elements lie after them.
+// Elements are moved, never converted (the caller gives arrays of one dtype), so each kernel
+// comes in one version per element size. The structs match `src/device/gpu/abi.rs` field for
+// field. Masks alone keep their own kernels (`compact`, `expand`), which need no offsets.
 
 #define MAX_DIMS 16
 typedef long long i64;
@@ -39,31 +42,20 @@ __device__ __forceinline__ i64 offset_of(const View &v, const Shape &shape, i64 
 #define GRID_STRIDE(i, n)                                                                          \
     for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += (i64)blockDim.x * gridDim.x)
 
-// Positions wrap around the axis (as CuPy's do), so a bad index never reads outside the array.
-__device__ __forceinline__ i64 wrap_row(i64 r, i64 rows) {
-    r %= rows;
-    return r < 0 ? r + rows : r;
-}
-
-// out (contiguous, count × row) = a[index] for an index array of `count` positions.
+// out (contiguous, shape s) = the selected elements.
 template <class T>
-__device__ void gather(Shape shape, View a, const i64 *index, i64 count, i64 row, T *out) {
-    i64 rows = shape.dims[0];
-    GRID_STRIDE(e, count * row) {
-        i64 k = e / row, c = e - k * row;
-        i64 r = wrap_row(index[k], rows);
-        out[e] = ((const T *)a.ptr)[offset_of(a, shape, r * row + c)];
+__device__ void take(Shape s, View a, const i64 *off, i64 inner, i64 bsize, T *out) {
+    GRID_STRIDE(e, s.size) {
+        out[e] = ((const T *)a.ptr)[offset_of(a, s, e) + off[(e / inner) % bsize]];
     }
 }
 
-// a[index] = values: values is contiguous (count × row), of a's dtype.
+// The selected elements = values (contiguous, shape s, of a's dtype). A position chosen twice
+// gets one of its values (which one is not defined, as in CuPy).
 template <class T>
-__device__ void scatter(Shape shape, View a, const i64 *index, i64 count, i64 row, const T *values) {
-    i64 rows = shape.dims[0];
-    GRID_STRIDE(e, count * row) {
-        i64 k = e / row, c = e - k * row;
-        i64 r = wrap_row(index[k], rows);
-        ((T *)a.ptr)[offset_of(a, shape, r * row + c)] = values[e];
+__device__ void put(Shape s, View a, const i64 *off, i64 inner, i64 bsize, const T *values) {
+    GRID_STRIDE(e, s.size) {
+        ((T *)a.ptr)[offset_of(a, s, e) + off[(e / inner) % bsize]] = values[e];
     }
 }
 
@@ -87,11 +79,11 @@ __device__ void expand(Shape shape, View a, const bool *mask, const i64 *ends, i
 }
 
 #define INDEX_KERNELS(T, SIZE)                                                                     \
-    extern "C" __global__ void gather_##SIZE(Shape s, View a, const i64 *ix, i64 n, i64 row, T *out) { \
-        gather<T>(s, a, ix, n, row, out);                                                          \
+    extern "C" __global__ void take_##SIZE(Shape s, View a, const i64 *off, i64 in, i64 b, T *out) { \
+        take<T>(s, a, off, in, b, out);                                                            \
     }                                                                                              \
-    extern "C" __global__ void scatter_##SIZE(Shape s, View a, const i64 *ix, i64 n, i64 row, const T *v) { \
-        scatter<T>(s, a, ix, n, row, v);                                                           \
+    extern "C" __global__ void put_##SIZE(Shape s, View a, const i64 *off, i64 in, i64 b, const T *v) { \
+        put<T>(s, a, off, in, b, v);                                                               \
     }                                                                                              \
     extern "C" __global__ void compact_##SIZE(Shape s, View a, const bool *m, const i64 *e, i64 row, T *out) { \
         compact<T>(s, a, m, e, row, out);                                                          \
@@ -105,3 +97,17 @@ INDEX_KERNELS(unsigned short, 2)
 INDEX_KERNELS(unsigned int, 4)
 INDEX_KERNELS(unsigned long long, 8)
 INDEX_KERNELS(Bytes16, 16)
+
+// The coordinates of a mask's true elements: `mask` and `ends` (its inclusive running count) are
+// contiguous over shape s; coordinate d of the j-th true element goes to out[d * count + j].
+extern "C" __global__ void positions(Shape s, const bool *mask, const i64 *ends, i64 count, i64 *out) {
+    GRID_STRIDE(e, s.size) {
+        if (!mask[e]) continue;
+        i64 j = ends[e] - 1, rest = e;
+        for (int d = s.ndim - 1; d >= 0; --d) {
+            i64 n = s.dims[d];
+            out[d * count + j] = rest % n;
+            rest /= n;
+        }
+    }
+}

@@ -8,6 +8,7 @@ pub mod linalg;
 pub mod on_gpu;
 pub mod ops;
 pub mod reduce;
+pub mod search;
 pub mod shape;
 
 use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD};

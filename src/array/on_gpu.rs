@@ -13,7 +13,7 @@ use crate::device::gpu::blas::MatrixArg;
 use crate::device::gpu::random::Distribution;
 use crate::device::gpu::{gpu, GpuBuffer};
 use crate::device::{Buffer, Device};
-use crate::error::{index_error, shape_error, value_error, Result};
+use crate::error::{shape_error, value_error, Result};
 use crate::kernel_args;
 use crate::plan::table::{self, Op};
 use crate::with_dtype;
@@ -88,13 +88,6 @@ fn contiguous_as(a: &Array, dtype: DType) -> Result<Array> {
     }
 }
 
-fn rows_of(a: &Array) -> Result<(usize, usize)> {
-    if a.ndim() == 0 {
-        return Err(index_error("a 0-d array cannot be indexed with an array"));
-    }
-    Ok((a.shape()[0], a.shape()[1..].iter().product()))
-}
-
 /// The kernel suffix for elements of `dtype`: index kernels move bytes, one version per size.
 fn size_suffix(dtype: DType) -> usize {
     dtype.size()
@@ -104,62 +97,90 @@ fn view_arg(a: &Array) -> Result<ViewArg> {
     Ok(ViewArg::new(&gpu_buffer(a)?, a.layout()))
 }
 
-/// `a[index]` for an i64 index array: whole rows along the first axis. Positions wrap around
-/// the axis, as CuPy's do: checking them would cost a device→host copy.
-pub fn gather(a: &Array, index: &Array) -> Result<Array> {
-    let (rows, row) = rows_of(a)?;
-    let mut shape = index.shape().to_vec();
-    shape.extend_from_slice(&a.shape()[1..]);
-    let out = empty(&shape, a.dtype())?;
+/// The elements of an advanced selection (see `index::AdvancedSelection`): `layout` views
+/// `a`'s buffer with the index axes at stride 0, `offsets` (i64, contiguous) adds each index
+/// combination's offset.
+pub fn take(a: &Array, layout: &Layout, offsets: &Array, inner: usize) -> Result<Array> {
+    let out = empty(&layout.shape, a.dtype())?;
     if out.size() == 0 {
         return Ok(out);
     }
-    if rows == 0 {
-        return Err(index_error(
-            "index out of range: the array's first axis is empty",
-        ));
-    }
-    let index = contiguous_as(index, DType::I64)?;
-    let g = gpu()?;
-    let shape_arg = ShapeArg::new(a.shape())?;
-    let input = view_arg(a)?;
-    let index_pointer = pointer(&index)?;
-    let (count, row) = (index.size() as i64, row as i64);
-    let out_pointer = pointer(&out)?;
-    g.launch_over(
-        "index",
-        &format!("gather_{}", size_suffix(a.dtype())),
-        out.size(),
-        &mut kernel_args![shape_arg, input, index_pointer, count, row, out_pointer],
-    )?;
-    Ok(out)
+    launch_selection("take", a, layout, offsets, inner, &out).map(|()| out)
 }
 
-/// `a[index] = values` for an i64 index array; `values` has one row per index.
-pub fn scatter(a: &Array, index: &Array, values: &Array) -> Result<()> {
-    let (rows, row) = rows_of(a)?;
-    if values.size() == 0 {
-        return Ok(());
-    }
-    if rows == 0 {
-        return Err(index_error(
-            "index out of range: the array's first axis is empty",
-        ));
-    }
-    let index = contiguous_as(index, DType::I64)?;
-    let values = contiguous_as(values, a.dtype())?;
+/// Stores `values` (contiguous, the selection's shape and `a`'s dtype) into an advanced
+/// selection of `a`.
+pub fn put(
+    a: &Array,
+    layout: &Layout,
+    offsets: &Array,
+    inner: usize,
+    values: &Array,
+) -> Result<()> {
+    launch_selection("put", a, layout, offsets, inner, values)
+}
+
+fn launch_selection(
+    family: &str,
+    a: &Array,
+    layout: &Layout,
+    offsets: &Array,
+    inner: usize,
+    other: &Array,
+) -> Result<()> {
+    let offsets = contiguous_as(offsets, DType::I64)?;
     let g = gpu()?;
-    let shape_arg = ShapeArg::new(a.shape())?;
-    let target = view_arg(a)?;
-    let index_pointer = pointer(&index)?;
-    let (count, row) = (index.size() as i64, row as i64);
-    let values_pointer = pointer(&values)?;
+    let shape_arg = ShapeArg::new(&layout.shape)?;
+    let view = ViewArg::new(&gpu_buffer(a)?, layout);
+    let offsets_pointer = pointer(&offsets)?;
+    let (inner, bsize) = (inner as i64, offsets.size().max(1) as i64);
+    let other_pointer = pointer(other)?;
     g.launch_over(
         "index",
-        &format!("scatter_{}", size_suffix(a.dtype())),
-        values.size(),
-        &mut kernel_args![shape_arg, target, index_pointer, count, row, values_pointer],
+        &format!("{family}_{}", size_suffix(a.dtype())),
+        layout.size(),
+        &mut kernel_args![
+            shape_arg,
+            view,
+            offsets_pointer,
+            inner,
+            bsize,
+            other_pointer
+        ],
     )
+}
+
+/// The coordinates of the true elements of a bool array, one i64 array per axis: the count is
+/// read to the host (one counted device→host copy) to size the result.
+pub fn nonzero(mask: &Array) -> Result<Vec<Array>> {
+    let (flat, ends, count) = mask_ends(mask)?;
+    let ndim = mask.ndim().max(1);
+    let out = empty(&[ndim, count], DType::I64)?;
+    if count > 0 {
+        let g = gpu()?;
+        let shape = if mask.ndim() == 0 {
+            vec![1]
+        } else {
+            mask.shape().to_vec()
+        };
+        let shape_arg = ShapeArg::new(&shape)?;
+        let (mask_pointer, ends_pointer) = (pointer(&flat)?, pointer(&ends)?);
+        let (count, out_pointer) = (count as i64, pointer(&out)?);
+        g.launch_over(
+            "index",
+            "positions",
+            flat.size(),
+            &mut kernel_args![shape_arg, mask_pointer, ends_pointer, count, out_pointer],
+        )?;
+    }
+    (0..ndim)
+        .map(|d| {
+            let row = out
+                .layout()
+                .index(&[crate::base::layout::AxisIndex::At(d as i64)])?;
+            Ok(out.with_layout(row))
+        })
+        .collect()
 }
 
 /// The flat mask and the running count of its selected rows (`ends`), and how many it selects:

@@ -195,6 +195,8 @@ pub enum AxisIndex {
         stop: Option<i64>,
         step: Option<i64>,
     },
+    /// `none` (`newaxis`): a new axis of length 1, consuming none of the array's.
+    NewAxis,
 }
 
 /// Python's `slice.indices`: the first index, the step and the number of elements.
@@ -245,11 +247,15 @@ pub fn normalize_index(index: i64, len: usize, axis: usize) -> Result<usize> {
 impl Layout {
     /// The view selected by a basic index (positions and slices; missing trailing axes are `:`).
     pub fn index(&self, subscripts: &[AxisIndex]) -> Result<Layout> {
-        if subscripts.len() > self.ndim() {
+        let consumed = subscripts
+            .iter()
+            .filter(|s| !matches!(s, AxisIndex::NewAxis))
+            .count();
+        if consumed > self.ndim() {
             return Err(index_error(format!(
                 "too many indices for array: array is {}-dimensional, but {} were indexed",
                 self.ndim(),
-                subscripts.len()
+                consumed
             )));
         }
         let mut out = Layout {
@@ -258,12 +264,19 @@ impl Layout {
             offset: self.offset,
         };
         let mut offset = self.offset as isize;
-        for (axis, (&len, &stride)) in self.shape.iter().zip(&self.strides).enumerate() {
-            match subscripts.get(axis) {
-                Some(AxisIndex::At(i)) => {
+        let mut axis = 0;
+        for subscript in subscripts {
+            if let AxisIndex::NewAxis = subscript {
+                out.shape.push(1);
+                out.strides.push(0);
+                continue;
+            }
+            let (len, stride) = (self.shape[axis], self.strides[axis]);
+            match subscript {
+                AxisIndex::At(i) => {
                     offset += normalize_index(*i, len, axis)? as isize * stride;
                 }
-                Some(AxisIndex::Range { start, stop, step }) => {
+                AxisIndex::Range { start, stop, step } => {
                     let (first, step, count) = slice_indices(len, *start, *stop, *step)?;
                     if count > 0 {
                         offset += first as isize * stride;
@@ -271,12 +284,12 @@ impl Layout {
                     out.shape.push(count);
                     out.strides.push(stride * step as isize);
                 }
-                None => {
-                    out.shape.push(len);
-                    out.strides.push(stride);
-                }
+                AxisIndex::NewAxis => unreachable!("handled above"),
             }
+            axis += 1;
         }
+        out.shape.extend_from_slice(&self.shape[axis..]);
+        out.strides.extend_from_slice(&self.strides[axis..]);
         out.offset = offset as usize;
         Ok(out)
     }

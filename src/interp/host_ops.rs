@@ -373,3 +373,46 @@ mod tests {
         }
     }
 }
+
+/// The `count` values `a, b = value` binds: the items of a tuple or list, or the sub-arrays of
+/// an array along its first axis, with Python's messages when the counts differ.
+pub fn unpack(value: &Value, count: usize) -> Result<Vec<Value>> {
+    let items: Vec<Value> = match value {
+        Value::List(items) | Value::Tuple(items) => items.to_vec(),
+        Value::Array(a) if a.ndim() > 0 => {
+            let len = a.shape()[0];
+            if len != count {
+                return Err(unpack_error(len, count));
+            }
+            return (0..len)
+                .map(|i| {
+                    let at = [crate::array::index::Subscript::Basic(
+                        crate::base::layout::AxisIndex::At(i as i64),
+                    )];
+                    Ok(match crate::array::index::get(a, &at)? {
+                        crate::array::index::Selection::Scalar(s) => Value::from_scalar(s),
+                        crate::array::index::Selection::Array(x) => Value::array(x),
+                    })
+                })
+                .collect();
+        }
+        other => {
+            return Err(type_error(format!(
+                "cannot unpack {}: only a tuple, a list or an array",
+                other.a_kind()
+            )))
+        }
+    };
+    if items.len() != count {
+        return Err(unpack_error(items.len(), count));
+    }
+    Ok(items)
+}
+
+fn unpack_error(got: usize, expected: usize) -> crate::error::Error {
+    crate::error::value_error(if got > expected {
+        format!("too many values to unpack (expected {expected}, got {got})")
+    } else {
+        format!("not enough values to unpack (expected {expected}, got {got})")
+    })
+}

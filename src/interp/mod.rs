@@ -481,6 +481,13 @@ impl Interpreter {
             StmtKind::Assign { target, op, value } => self
                 .assign(target, *op, value, frame)
                 .map_err(|e| e.at(stmt.span))?,
+            StmtKind::Unpack { names, value } => {
+                let v = self.eval(value, frame)?;
+                let items = host_ops::unpack(&v, names.len()).map_err(|e| e.at(value.span))?;
+                for (name, item) in names.iter().zip(items) {
+                    self.store(name, item, frame);
+                }
+            }
             StmtKind::If {
                 branches,
                 otherwise,
@@ -812,6 +819,9 @@ impl Interpreter {
                 index::Subscript::Array((*a).clone())
             }
             Value::List(_) => index::Subscript::Array(convert::to_array(self, &v, Some(device))?),
+            Value::None => index::Subscript::Basic(AxisIndex::NewAxis),
+            Value::Bool(b) => index::Subscript::Array(Array::from_vec(vec![b], vec![])),
+            Value::Ellipsis => index::Subscript::Ellipsis,
             other => index::Subscript::Basic(AxisIndex::At(convert::index_int(&other)?)),
         })
     }
@@ -875,6 +885,7 @@ impl Interpreter {
             ExprKind::Str(s) => Ok(Value::Str(s.clone())),
             ExprKind::Bool(b) => Ok(Value::Bool(*b)),
             ExprKind::None => Ok(Value::None),
+            ExprKind::Ellipsis => Ok(Value::Ellipsis),
             ExprKind::Name(name) => self.load(name, frame),
             ExprKind::List(items) => {
                 let values = items

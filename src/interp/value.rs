@@ -21,6 +21,8 @@ pub type CellRef = Rc<RefCell<Option<Value>>>;
 #[derive(Clone, Debug)]
 pub enum Value {
     None,
+    /// `...`, for subscripts.
+    Ellipsis,
     Bool(bool),
     Int(i64),
     Float(f64),
@@ -80,6 +82,7 @@ impl Value {
     pub fn kind(&self) -> &'static str {
         match self {
             Value::None => "none",
+            Value::Ellipsis => "ellipsis",
             Value::Bool(_) => "bool",
             Value::Int(_) => "int",
             Value::Float(_) => "float",
@@ -150,6 +153,7 @@ impl Value {
     fn host_text(&self) -> String {
         match self {
             Value::None => "none".into(),
+            Value::Ellipsis => "...".into(),
             Value::Bool(b) => b.to_string(),
             Value::Int(i) => i.to_string(),
             Value::Float(f) => format::float_repr(*f),

@@ -39,6 +39,11 @@ pub enum StmtKind {
         name: Name,
         func: Rc<FnDecl>,
     },
+    /// `a, b = value`: each name takes one element of a tuple, list or array.
+    Unpack {
+        names: Vec<Name>,
+        value: Expr,
+    },
     Return(Option<Expr>),
     Break,
     Continue,
@@ -77,6 +82,8 @@ pub enum ExprKind {
     Str(Rc<str>),
     Bool(bool),
     None,
+    /// `...` in a subscript.
+    Ellipsis,
     Name(Name),
     List(Vec<Expr>),
     /// An imaginary literal (`2j`): its imaginary part.

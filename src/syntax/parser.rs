@@ -203,6 +203,12 @@ impl AstBuilder {
                     }
                 }
             }
+            Rule::unpack_stmt => {
+                let mut parts: Vec<Pair<Rule>> = inner.collect();
+                let value = self.expr(parts.pop().unwrap())?;
+                let names = parts.into_iter().map(|p| self.name(p)).collect();
+                StmtKind::Unpack { names, value }
+            }
             Rule::if_stmt => {
                 let cond = self.expr(inner.next().unwrap())?;
                 let body = self.block(inner.next().unwrap())?;
@@ -510,6 +516,7 @@ impl AstBuilder {
             Rule::true_lit => ExprKind::Bool(true),
             Rule::false_lit => ExprKind::Bool(false),
             Rule::none_lit => ExprKind::None,
+            Rule::ellipsis => ExprKind::Ellipsis,
             Rule::ident => ExprKind::Name(self.name(pair)),
             Rule::list => ExprKind::List(
                 pair.into_inner()

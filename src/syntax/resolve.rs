@@ -171,6 +171,10 @@ impl<'a> Resolver<'a, '_> {
                     self.subscript(sub, scope);
                 }
             }
+            StmtKind::Unpack { names, value } => {
+                self.expr(value, scope);
+                names.iter().for_each(|n| self.name(n, scope));
+            }
             StmtKind::If {
                 branches,
                 otherwise,
@@ -223,7 +227,8 @@ impl<'a> Resolver<'a, '_> {
             | ExprKind::Str(_)
             | ExprKind::Bool(_)
             | ExprKind::Imaginary(_)
-            | ExprKind::None => {}
+            | ExprKind::None
+            | ExprKind::Ellipsis => {}
             ExprKind::Name(name) => self.name(name, scope),
             ExprKind::List(items) => items.iter().for_each(|e| self.expr(e, scope)),
             ExprKind::Lambda(decl) => self.function(decl, scope),
@@ -272,6 +277,7 @@ fn collect_assigned(block: &Block, out: &mut Vec<Rc<str>>) {
             StmtKind::Assign { target, .. } if target.index.is_none() => {
                 push_unique(out, &target.name.text)
             }
+            StmtKind::Unpack { names, .. } => names.iter().for_each(|n| push_unique(out, &n.text)),
             StmtKind::For { var, body, .. } => {
                 push_unique(out, &var.text);
                 collect_assigned(body, out);

@@ -217,7 +217,7 @@ pub fn all() -> &'static [Builtin] {
 /// Names that are values rather than functions (for completion and `:help`).
 pub const CONSTANTS: &[&str] = &[
     "cpu", "gpu", "bool", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "f32",
-    "f64", "c64", "c128", "pi", "e", "inf", "nan",
+    "f64", "c64", "c128", "pi", "e", "inf", "nan", "newaxis",
 ];
 
 /// The value a global name has when no variable shadows it: a function, device, dtype or
@@ -230,6 +230,7 @@ pub fn lookup_value(name: &str) -> Option<Value> {
         "e" => return Some(Value::Float(std::f64::consts::E)),
         "inf" => return Some(Value::Float(f64::INFINITY)),
         "nan" => return Some(Value::Float(f64::NAN)),
+        "newaxis" => return Some(Value::None),
         _ => {}
     }
     if CONSTANTS.contains(&name) {
