@@ -322,14 +322,28 @@ const DIFFS: &[(&str, &str)] = &[
 
 #[test]
 fn results_match_numpy() {
-    if !numpy_available() {
-        return;
+    if numpy_available() {
+        diffs_on("cpu");
     }
-    let dir = work_dir("diff");
+}
+
+#[test]
+fn results_match_numpy_on_the_gpu() {
+    if numpy_available() && common::gpu_or_skip("results_match_numpy_on_the_gpu") {
+        diffs_on("gpu");
+    }
+}
+
+/// Every case of `DIFFS` with its inputs and new arrays on `device`.
+fn diffs_on(device: &str) {
+    let dir = work_dir(&format!("diff-{device}"));
     python(&dir, &format!("{PY_COMMON}{PY_INPUTS}"));
-    let preamble: String = INPUT_NAMES
-        .iter()
-        .map(|n| format!("{n} = load(\"in_{n}.npy\")\n"))
+    let preamble: String = std::iter::once(format!(":device {device}\n"))
+        .chain(
+            INPUT_NAMES
+                .iter()
+                .map(|n| format!("{n} = to(load(\"in_{n}.npy\"), {device})\n")),
+        )
         .collect();
     let runs = parallel(DIFFS, |index, (arr, _)| {
         let out = arrsh(&dir, &format!("{preamble}save(\"out_{index}.npy\", {arr})"));
@@ -367,13 +381,13 @@ fn results_match_numpy() {
     }
     let _ = std::fs::remove_dir_all(&dir);
     println!(
-        "numpy diff: {} of {} agree",
+        "numpy diff on the {device}: {} of {} agree",
         DIFFS.len() - failures.len(),
         DIFFS.len()
     );
     assert!(
         failures.is_empty(),
-        "{} of {} differ from NumPy:\n{}",
+        "on the {device}, {} of {} differ from NumPy:\n{}",
         failures.len(),
         DIFFS.len(),
         failures.join("\n")

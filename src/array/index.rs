@@ -10,7 +10,7 @@ use crate::base::layout::{broadcast_shapes, normalize_index, shape_text, AxisInd
 use crate::base::{DType, Scalar};
 use crate::device::cpu::CpuElement;
 use crate::device::{Buffer, Device};
-use crate::error::{index_error, shape_error, Result};
+use crate::error::{index_error, shape_error, value_error, Result};
 use crate::plan::reduce::Reduction;
 use crate::plan::table::{self, Op};
 use crate::with_dtype;
@@ -496,4 +496,133 @@ fn for_each_selected(
             index[d] = 0;
         }
     }
+}
+
+fn full_slice() -> Subscript {
+    Subscript::Basic(AxisIndex::Range {
+        start: None,
+        stop: None,
+        step: None,
+    })
+}
+
+/// The elements at `index` along `axis` (of the flattened array when `None`): NumPy's `take`.
+pub fn take(a: &Array, index: &Array, axis: Option<i64>) -> Result<Array> {
+    let (a, axis) = match axis {
+        None => (super::shape::ravel(a)?, 0),
+        Some(axis) => (a.clone(), super::reduce::normalize_axis(axis, a.ndim())?),
+    };
+    let mut subscripts = vec![full_slice(); axis];
+    subscripts.push(Subscript::Array(index.clone()));
+    match get(&a, &subscripts)? {
+        Selection::Array(x) => Ok(x),
+        Selection::Scalar(_) => unreachable!("an index array selects an array"),
+    }
+}
+
+/// The selection `take_along_axis` and `put_along_axis` make: `index` (broadcast against `a`
+/// on the other axes) picks one position along `axis` for each element.
+fn along_axis(a: &Array, index: &Array, axis: i64) -> Result<AdvancedSelection> {
+    let axis = super::reduce::normalize_axis(axis, a.ndim())?;
+    if index.ndim() != a.ndim() {
+        return Err(value_error(format!(
+            "`indices` and `arr` must have the same number of dimensions ({} and {})",
+            index.ndim(),
+            a.ndim()
+        )));
+    }
+    let [Subscript::Array(index)] = &on_device(a, vec![Subscript::Array(index.clone())])?[..]
+    else {
+        unreachable!("one subscript in, one out")
+    };
+    if index.dtype() == DType::Bool {
+        return Err(index_error("`indices` must be an integer array"));
+    }
+    let mut base = a.shape().to_vec();
+    base[axis] = index.shape()[axis];
+    let shape = broadcast_shapes(&base, index.shape())?;
+    let source = a.layout();
+    let positions = AxisPositions {
+        positions: Some(index.with_layout(index.layout().broadcast_to(&shape)?)),
+        axis,
+        len: source.shape[axis],
+        stride: source.strides[axis],
+    };
+    let offsets = positions_offsets(a, &[positions])?;
+    let mut spread = a.with_layout(source.clone());
+    let mut layout = spread.layout().clone();
+    layout.shape[axis] = 1;
+    layout.strides[axis] = 0;
+    spread = spread.with_layout(layout.broadcast_to(&shape)?);
+    Ok(AdvancedSelection {
+        layout: spread.layout().clone(),
+        offsets: offsets.contiguous()?,
+        inner: 1,
+    })
+}
+
+pub fn take_along_axis(a: &Array, index: &Array, axis: i64) -> Result<Array> {
+    along_axis(a, index, axis)?.take(a)
+}
+
+/// `values` (broadcast to the selection) stored at `index` along `axis`.
+pub fn put_along_axis(a: &Array, index: &Array, values: Operand, axis: i64) -> Result<()> {
+    let selection = along_axis(a, index, axis)?;
+    let values = selection_values(a, &selection.layout.shape.to_vec(), values)?;
+    selection.put(a, &values)
+}
+
+/// `values` as the contiguous, `a`-typed array of `shape` a store through a selection writes.
+fn selection_values(a: &Array, shape: &[usize], value: Operand) -> Result<Array> {
+    Ok(match value {
+        Operand::Scalar(s) => Array::full(shape, s, a.dtype(), a.device())?,
+        Operand::Array(v) => {
+            if v.device() != a.device() {
+                return Err(ops::device_mismatch(a, v));
+            }
+            let v = fitted(v, shape)?;
+            let v = v.with_layout(v.layout().broadcast_to(shape)?);
+            if v.shares_buffer(a) || v.dtype() != a.dtype() || !v.layout().is_contiguous() {
+                v.astype(a.dtype())?
+            } else {
+                v
+            }
+        }
+    })
+}
+
+/// NumPy's `put`: `values` (broadcast to `index`'s shape) stored at positions of the flattened
+/// array; `a` keeps its layout (the positions are turned into one index per axis).
+pub fn put(a: &Array, index: &Array, values: Operand) -> Result<()> {
+    let index = match index.dtype() {
+        DType::I64 => index.to_device(a.device())?,
+        d if d.is_integer() => index.to_device(a.device())?.astype(DType::I64)?,
+        other => {
+            return Err(index_error(format!(
+                "indices must be integers, not {other}"
+            )))
+        }
+    };
+    let size = Scalar::Int(a.size() as i64);
+    if a.device() == Device::Cpu {
+        check_in_range(&index, a.size(), 0)?;
+    }
+    // Non-negative flat positions, then each axis's coordinate of them.
+    let flat = ops::apply(table::row(Op::Remainder), &[Operand::Array(&index), Operand::Scalar(size)])?;
+    let mut subscripts = Vec::with_capacity(a.ndim());
+    let mut step = 1i64;
+    for &n in a.shape().iter().rev() {
+        let scaled = ops::apply(
+            table::row(Op::FloorDivide),
+            &[Operand::Array(&flat), Operand::Scalar(Scalar::Int(step))],
+        )?;
+        let coordinate = ops::apply(
+            table::row(Op::Remainder),
+            &[Operand::Array(&scaled), Operand::Scalar(Scalar::Int(n.max(1) as i64))],
+        )?;
+        subscripts.push(Subscript::Array(coordinate));
+        step *= n.max(1) as i64;
+    }
+    subscripts.reverse();
+    set(a, &subscripts, values)
 }

@@ -4,6 +4,7 @@
 
 pub mod format;
 pub mod index;
+pub mod join;
 pub mod linalg;
 pub mod on_gpu;
 pub mod ops;

@@ -81,7 +81,7 @@ fn stack_arrays(items: &[Value]) -> Result<Array> {
             ))),
         })
         .collect::<Result<Vec<_>>>()?;
-    crate::array::shape::stack(&arrays, 0)
+    crate::array::join::stack(&arrays, 0)
 }
 
 fn host_array(data: &[Scalar], shape: Vec<usize>, dtype: DType) -> Array {
@@ -245,11 +245,12 @@ pub fn attribute(value: &Value, name: &str) -> Result<Value> {
         "size" => Value::Int(a.size() as i64),
         "nbytes" => Value::Int(a.nbytes() as i64),
         "T" => Value::array(crate::array::shape::transpose(a)),
+        "mT" => Value::array(crate::array::shape::matrix_transpose(a)?),
         "real" => Value::array(crate::array::ops::real(a)?),
         "imag" => Value::array(crate::array::ops::imag(a)?),
         _ => {
             return Err(type_error(format!(
-                "an array has no attribute `{name}` (attributes: shape dtype device ndim size nbytes T real imag)"
+                "an array has no attribute `{name}` (attributes: shape dtype device ndim size nbytes T mT real imag)"
             )))
         }
     })

@@ -7,8 +7,8 @@
 mod creation;
 mod host;
 mod linalg;
+mod manipulation;
 mod math;
-mod shapes;
 mod statistics;
 
 use std::rc::Rc;
@@ -195,7 +195,7 @@ static BUILTINS: LazyLock<Vec<Builtin>> = LazyLock::new(|| {
         ("creation", creation::builtins()),
         ("elementwise", math::builtins()),
         ("statistics", statistics::builtins()),
-        ("shapes", shapes::builtins()),
+        ("manipulation", manipulation::builtins()),
         ("linear algebra", linalg::builtins()),
         ("devices and time", host::device_builtins()),
         ("host", host::builtins()),
