@@ -608,7 +608,10 @@ pub fn put(a: &Array, index: &Array, values: Operand) -> Result<()> {
         check_in_range(&index, a.size(), 0)?;
     }
     // Non-negative flat positions, then each axis's coordinate of them.
-    let flat = ops::apply(table::row(Op::Remainder), &[Operand::Array(&index), Operand::Scalar(size)])?;
+    let flat = ops::apply(
+        table::row(Op::Remainder),
+        &[Operand::Array(&index), Operand::Scalar(size)],
+    )?;
     let mut subscripts = Vec::with_capacity(a.ndim());
     let mut step = 1i64;
     for &n in a.shape().iter().rev() {
@@ -618,7 +621,10 @@ pub fn put(a: &Array, index: &Array, values: Operand) -> Result<()> {
         )?;
         let coordinate = ops::apply(
             table::row(Op::Remainder),
-            &[Operand::Array(&scaled), Operand::Scalar(Scalar::Int(n.max(1) as i64))],
+            &[
+                Operand::Array(&scaled),
+                Operand::Scalar(Scalar::Int(n.max(1) as i64)),
+            ],
         )?;
         subscripts.push(Subscript::Array(coordinate));
         step *= n.max(1) as i64;

@@ -137,7 +137,9 @@ pub fn tile(a: &Array, reps: &[usize]) -> Result<Array> {
     let spread = expand_dims(&base, &spread_axes)?;
     let wide: Vec<usize> = (0..ndim).flat_map(|d| [reps_full[d], shape[d]]).collect();
     let view = spread.with_layout(spread.layout().broadcast_to(&wide)?);
-    let merged: Vec<i64> = (0..ndim).map(|d| (reps_full[d] * shape[d]) as i64).collect();
+    let merged: Vec<i64> = (0..ndim)
+        .map(|d| (reps_full[d] * shape[d]) as i64)
+        .collect();
     reshape(&view.copy()?, &merged)
 }
 
@@ -185,7 +187,10 @@ pub fn repeat_each(a: &Array, counts: &[usize], axis: Option<i64>) -> Result<Arr
 pub fn roll(a: &Array, shift: i64, axis: Option<i64>) -> Result<Array> {
     let Some(axis) = axis else {
         let flat = roll(&ravel(a)?, shift, Some(0))?;
-        return reshape(&flat, &a.shape().iter().map(|&n| n as i64).collect::<Vec<_>>());
+        return reshape(
+            &flat,
+            &a.shape().iter().map(|&n| n as i64).collect::<Vec<_>>(),
+        );
     };
     let axis = normalize_axis(axis, a.ndim())?;
     let n = a.shape()[axis];
@@ -194,8 +199,14 @@ pub fn roll(a: &Array, shift: i64, axis: Option<i64>) -> Result<Array> {
     }
     let k = shift.rem_euclid(n as i64) as usize;
     let out = empty_like(a, a.shape(), a.dtype())?;
-    ops::assign(&part(&out, axis, k, n - k), Operand::Array(&part(a, axis, 0, n - k)))?;
-    ops::assign(&part(&out, axis, 0, k), Operand::Array(&part(a, axis, n - k, k)))?;
+    ops::assign(
+        &part(&out, axis, k, n - k),
+        Operand::Array(&part(a, axis, 0, n - k)),
+    )?;
+    ops::assign(
+        &part(&out, axis, 0, k),
+        Operand::Array(&part(a, axis, n - k, k)),
+    )?;
     Ok(out)
 }
 
@@ -250,7 +261,11 @@ pub fn pad(a: &Array, widths: &[(usize, usize)], mode: PadMode) -> Result<Array>
                     ops::assign(&target, Operand::Array(&edge))?
                 }
                 PadMode::Wrap | PadMode::Reflect => {
-                    let period = if mode == PadMode::Wrap { n } else { n.saturating_sub(1) };
+                    let period = if mode == PadMode::Wrap {
+                        n
+                    } else {
+                        n.saturating_sub(1)
+                    };
                     if side_len > period || period == 0 {
                         return Err(value_error(format!(
                             "pad width {side_len} is wider than the axis allows for this mode ({period})"
@@ -259,8 +274,14 @@ pub fn pad(a: &Array, widths: &[(usize, usize)], mode: PadMode) -> Result<Array>
                     let source = match (mode, left) {
                         (PadMode::Wrap, true) => part(&whole, d, before + n - side_len, side_len),
                         (PadMode::Wrap, false) => part(&whole, d, before, side_len),
-                        (_, true) => super::shape::flip(&part(&whole, d, before + 1, side_len), Some(&[d as i64]))?,
-                        (_, false) => super::shape::flip(&part(&whole, d, before + n - 1 - side_len, side_len), Some(&[d as i64]))?,
+                        (_, true) => super::shape::flip(
+                            &part(&whole, d, before + 1, side_len),
+                            Some(&[d as i64]),
+                        )?,
+                        (_, false) => super::shape::flip(
+                            &part(&whole, d, before + n - 1 - side_len, side_len),
+                            Some(&[d as i64]),
+                        )?,
                     };
                     ops::assign(&target, Operand::Array(&source))?
                 }
@@ -275,7 +296,10 @@ pub fn split_at(a: &Array, cuts: &[i64], axis: i64) -> Result<Vec<Array>> {
     let axis = normalize_axis(axis, a.ndim())?;
     let n = a.shape()[axis] as i64;
     let mut bounds = vec![0i64];
-    bounds.extend(cuts.iter().map(|&c| if c < 0 { (c + n).max(0) } else { c.min(n) }));
+    bounds.extend(
+        cuts.iter()
+            .map(|&c| if c < 0 { (c + n).max(0) } else { c.min(n) }),
+    );
     bounds.push(n);
     bounds
         .windows(2)
@@ -295,7 +319,9 @@ pub fn split_even(a: &Array, sections: usize, axis: i64, equal: bool) -> Result<
     let d = normalize_axis(axis, a.ndim())?;
     let n = a.shape()[d];
     if equal && n % sections != 0 {
-        return Err(value_error("array split does not result in an equal division"));
+        return Err(value_error(
+            "array split does not result in an equal division",
+        ));
     }
     let (each, extra) = (n / sections, n % sections);
     let mut cuts = Vec::with_capacity(sections);

@@ -3,6 +3,7 @@
 //! work as plans (`crate::plan`), which the devices run.
 
 pub mod format;
+pub mod gpu_sort;
 pub mod index;
 pub mod join;
 pub mod linalg;
@@ -10,7 +11,10 @@ pub mod on_gpu;
 pub mod ops;
 pub mod reduce;
 pub mod search;
+pub mod sets;
 pub mod shape;
+pub mod sort;
+pub mod statistics;
 
 use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD};
 

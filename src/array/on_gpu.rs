@@ -187,7 +187,7 @@ pub fn nonzero(mask: &Array) -> Result<Vec<Array>> {
 /// the count is read to the host (one counted device→host copy) to size the result.
 fn mask_ends(mask: &Array) -> Result<(Array, Array, usize)> {
     let flat = contiguous_as(&super::shape::ravel(mask)?, DType::Bool)?;
-    let ends = super::reduce::cumsum(&flat, Some(0))?;
+    let ends = super::reduce::scan(&flat, Some(0), false)?;
     let count = match ends.size() {
         0 => 0,
         n => ends.element(&[n - 1])?.cast::<i64>() as usize,

@@ -10,7 +10,7 @@ use crate::base::{human_bytes, DType, Scalar};
 use crate::device::Device;
 use crate::error::{device_error, shape_error, type_error, Error, ErrorKind, Result};
 use crate::plan::resolve::{self, Arg, Signature};
-use crate::plan::table::{ElementwiseOp, Op};
+use crate::plan::table::{self, ElementwiseOp, Op};
 use crate::plan::{self, Expr};
 
 /// One input of an elementwise operation.
@@ -262,4 +262,31 @@ pub fn imag(x: &Array) -> Result<Array> {
 pub fn result_dtype(row: &ElementwiseOp, operands: &[Operand]) -> Result<DType> {
     let args: Vec<Arg> = operands.iter().map(Operand::arg).collect();
     Ok(resolve::resolve(row, &args)?.output)
+}
+
+/// `op(a)` for a row of the table, as a plan (shorthand for the array functions built of rows).
+pub fn unary(op: Op, a: &Array) -> Result<Array> {
+    apply(table::row(op), &[Operand::Array(a)])
+}
+
+/// `op(a, b)` for two arrays.
+pub fn binary(op: Op, a: &Array, b: &Array) -> Result<Array> {
+    apply(table::row(op), &[Operand::Array(a), Operand::Array(b)])
+}
+
+/// `op(a, s)` for an array and a host scalar (a weak scalar, as NumPy's Python numbers are).
+pub fn with_scalar(op: Op, a: &Array, s: Scalar) -> Result<Array> {
+    apply(table::row(op), &[Operand::Array(a), Operand::Scalar(s)])
+}
+
+/// `where(condition, x, y)` for three arrays.
+pub fn choose(condition: &Array, x: &Array, y: &Array) -> Result<Array> {
+    apply(
+        table::row(Op::Where),
+        &[
+            Operand::Array(condition),
+            Operand::Array(x),
+            Operand::Array(y),
+        ],
+    )
 }

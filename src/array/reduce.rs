@@ -221,18 +221,24 @@ fn along(
     Ok(Array::from_buffer(buffer, shape))
 }
 
-/// Running sums; without an axis, over the flattened array (NumPy's `cumsum`).
-pub fn cumsum(a: &Array, axis: Option<i64>) -> Result<Array> {
+/// Running sums (or, with `product`, products); without an axis, over the flattened array
+/// (NumPy's `cumsum` and `cumprod`), in the dtype the sum or product would have.
+pub fn scan(a: &Array, axis: Option<i64>, product: bool) -> Result<Array> {
     let (a, axis) = match axis {
         Some(ax) => (a.clone(), normalize_axis(ax, a.ndim())?),
         None => (super::shape::ravel(a)?, 0),
     };
-    let out = Reduction::Sum.result_dtype(a.dtype());
-    let accumulate = Reduction::Sum.accumulator(a.dtype());
+    let r = if product {
+        Reduction::Prod
+    } else {
+        Reduction::Sum
+    };
+    let out = r.result_dtype(a.dtype());
+    let accumulate = r.accumulator(a.dtype());
     match a.device() {
         Device::Gpu => {
             let expr = expr_of(&a)?;
-            let buffer = crate::plan::cuda::cumsum(&expr, a.shape(), axis, accumulate, out)?;
+            let buffer = crate::plan::cuda::scan(&expr, a.shape(), axis, accumulate, out, product)?;
             if a.ndim() <= 1 {
                 return Ok(Array::from_buffer(buffer, a.shape()));
             }
@@ -252,17 +258,23 @@ pub fn cumsum(a: &Array, axis: Option<i64>) -> Result<Array> {
             };
             Ok(Array::new(plan::Storage::Ready(buffer), layout))
         }
-        Device::Cpu => cumsum_cpu(&a, axis, accumulate, out),
+        Device::Cpu => scan_cpu(
+            &a,
+            axis,
+            accumulate,
+            out,
+            if product { Op::Multiply } else { Op::Add },
+        ),
     }
 }
 
-fn cumsum_cpu(a: &Array, axis: usize, accumulate: DType, out: DType) -> Result<Array> {
+fn scan_cpu(a: &Array, axis: usize, accumulate: DType, out: DType, op: Op) -> Result<Array> {
     let converted = a.astype(accumulate)?;
     let summed = crate::with_dtype!(accumulate, T => {
         converted.with_view::<T, _>(|v| {
             let mut owned = v.to_owned();
             owned.accumulate_axis_inplace(ndarray::Axis(axis), |&prev, cur| {
-                *cur = <T as crate::plan::cpu_math::Math>::binary(Op::Add, prev, *cur)
+                *cur = <T as crate::plan::cpu_math::Math>::binary(op, prev, *cur)
             });
             Array::from_ndarray(owned)
         })?
@@ -272,4 +284,56 @@ fn cumsum_cpu(a: &Array, axis: usize, accumulate: DType, out: DType) -> Result<A
     } else {
         summed.astype(out)
     }
+}
+
+/// A statistic over `axes` (every axis when `None`) as an array on `a`'s device, the reduced
+/// axes kept with length 1 when `keepdims`: NumPy's `axis=` (an int or several) and `keepdims=`.
+pub fn reduce_axes(
+    s: Statistic,
+    a: &Array,
+    axes: Option<&[i64]>,
+    keepdims: bool,
+    ddof: f64,
+) -> Result<Array> {
+    let ndim = a.ndim();
+    let axes: Vec<usize> = match axes {
+        None => (0..ndim).collect(),
+        Some(axes) => super::shape::normalize_axes(axes, ndim)?,
+    };
+    let arg = matches!(s, Statistic::Reduce(Reduction::ArgMin | Reduction::ArgMax));
+    let reduced = match axes.as_slice() {
+        [axis] => reduce_axis(s, a, *axis as i64, ddof)?,
+        _ if axes.len() == ndim => reduce_all_array(s, a, ddof)?,
+        _ if arg => {
+            return Err(crate::error::type_error(
+                "argmin/argmax take one axis or none",
+            ))
+        }
+        _ => {
+            // The reduced axes moved last and merged into one.
+            let last: Vec<i64> = (ndim - axes.len()..ndim).map(|d| d as i64).collect();
+            let source: Vec<i64> = axes.iter().map(|&d| d as i64).collect();
+            let moved = super::shape::moveaxis(a, &source, &last)?;
+            let mut merged: Vec<i64> = moved.shape()[..ndim - axes.len()]
+                .iter()
+                .map(|&n| n as i64)
+                .collect();
+            merged.push(axes.iter().map(|&d| a.shape()[d] as i64).product());
+            let merged = super::shape::reshape(&moved, &merged)?;
+            reduce_axis(s, &merged, -1, ddof)?
+        }
+    };
+    if !keepdims {
+        return Ok(reduced);
+    }
+    let kept: Vec<i64> = (0..ndim)
+        .map(|d| {
+            if axes.contains(&d) {
+                1
+            } else {
+                a.shape()[d] as i64
+            }
+        })
+        .collect();
+    super::shape::reshape(&reduced, &kept)
 }

@@ -113,7 +113,10 @@ pub fn moveaxis(a: &Array, source: &[i64], destination: &[i64]) -> Result<Array>
 }
 
 pub fn swapaxes(a: &Array, first: i64, second: i64) -> Result<Array> {
-    let (i, j) = (normalize_axis(first, a.ndim())?, normalize_axis(second, a.ndim())?);
+    let (i, j) = (
+        normalize_axis(first, a.ndim())?,
+        normalize_axis(second, a.ndim())?,
+    );
     let mut order: Vec<i64> = (0..a.ndim() as i64).collect();
     order.swap(i, j);
     permute(a, &order)
@@ -188,7 +191,8 @@ pub fn flip(a: &Array, axes: Option<&[i64]>) -> Result<Array> {
     for d in axes {
         let n = layout.shape[d];
         if n > 0 {
-            layout.offset = (layout.offset as isize + (n as isize - 1) * layout.strides[d]) as usize;
+            layout.offset =
+                (layout.offset as isize + (n as isize - 1) * layout.strides[d]) as usize;
         }
         layout.strides[d] = -layout.strides[d];
     }
@@ -229,9 +233,14 @@ pub fn at_least(a: &Array, n: usize) -> Result<Array> {
 /// diagonal for k > 0): a view, its axis last.
 pub fn diagonal(a: &Array, k: i64, axis1: i64, axis2: i64) -> Result<Array> {
     if a.ndim() < 2 {
-        return Err(value_error("diag requires an array of at least two dimensions"));
+        return Err(value_error(
+            "diag requires an array of at least two dimensions",
+        ));
     }
-    let (i, j) = (normalize_axis(axis1, a.ndim())?, normalize_axis(axis2, a.ndim())?);
+    let (i, j) = (
+        normalize_axis(axis1, a.ndim())?,
+        normalize_axis(axis2, a.ndim())?,
+    );
     if i == j {
         return Err(value_error("axis1 and axis2 cannot be the same"));
     }

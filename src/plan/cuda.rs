@@ -907,11 +907,15 @@ fn double_param(v: f64) -> Param {
 /// the totals, each block's scan from the total before it).
 const SCAN_CHUNK: usize = 4096;
 
-fn scan_text(plan: &Plan, out: DType, flat: bool) -> String {
+fn scan_text(plan: &Plan, out: DType, flat: bool, product: bool) -> String {
     let acc = plan.nodes.last().expect("plans have nodes").dtype();
     let root = plan.nodes.len() - 1;
     let a = register(acc);
-    let zero = format!("cvt<{a}>(false)");
+    // The running operation and its identity (named `zero` for the sum).
+    let (combine, zero) = match product {
+        false => ("op_add", format!("cvt<{a}>(false)")),
+        true => ("op_multiply", format!("cvt<{a}>(true)")),
+    };
     let mut text = format!("{PRELUDE}\n");
     let out_ty = storage(out);
     let put = |v: &str| store(out, &convert(acc, out, v));
@@ -923,7 +927,7 @@ fn scan_text(plan: &Plan, out: DType, flat: bool) -> String {
         src.line(format!("{a} running = {zero};"));
         src.line(format!("for ({index} j = 0; j < {lane}; ++j) {{"));
         emit_values(plan, &mut src, 1, index, &format!("i * {lane} + j"));
-        src.line(format!("running = op_add(running, v{root}_0);"));
+        src.line(format!("running = {combine}(running, v{root}_0);"));
         src.line(format!("out[i * {lane} + j] = {};", put("running")));
         src.line("}");
         src.line("}");
@@ -940,7 +944,7 @@ fn scan_text(plan: &Plan, out: DType, flat: bool) -> String {
     for (int d = 1; d < blockDim.x; d <<= 1) {{
         {a} add = t >= d ? shared[t - d] : {zero};
         __syncthreads();
-        shared[t] = op_add(shared[t], add);
+        shared[t] = {combine}(shared[t], add);
         __syncthreads();
     }}
     {a} r = shared[t];
@@ -961,11 +965,11 @@ fn scan_text(plan: &Plan, out: DType, flat: bool) -> String {
         "for ({index} j = start + threadIdx.x; j < end; j += blockDim.x) {{"
     ));
     emit_values(plan, &mut src, 1, index, "j");
-    src.line(format!("sum = op_add(sum, v{root}_0);"));
+    src.line(format!("sum = {combine}(sum, v{root}_0);"));
     src.line("}");
     src.line("shared[threadIdx.x] = sum;");
     src.line("__syncthreads();");
-    src.line(format!("if (threadIdx.x == 0) {{ {a} t = {zero}; for (int k = 0; k < blockDim.x; ++k) t = op_add(t, shared[k]); totals[blockIdx.x] = t; }}"));
+    src.line(format!("if (threadIdx.x == 0) {{ {a} t = {zero}; for (int k = 0; k < blockDim.x; ++k) t = {combine}(t, shared[k]); totals[blockIdx.x] = t; }}"));
     src.text.push_str("}\n");
     text.push_str(&src.text);
     let _ = writeln!(
@@ -980,10 +984,10 @@ fn scan_text(plan: &Plan, out: DType, flat: bool) -> String {
         {a} inclusive = block_inclusive_scan(x, shared);
         {a} before = threadIdx.x > 0 ? shared[threadIdx.x - 1] : {zero};
         __syncthreads();
-        if (k < count) totals[k] = op_add(carry, before);
+        if (k < count) totals[k] = {combine}(carry, before);
         if (threadIdx.x == blockDim.x - 1) last = inclusive;
         __syncthreads();
-        carry = op_add(carry, last);
+        carry = {combine}(carry, last);
         __syncthreads();
     }}
 }}"
@@ -1014,11 +1018,11 @@ fn scan_text(plan: &Plan, out: DType, flat: bool) -> String {
     src.line(format!("{a} inclusive = block_inclusive_scan(x, shared);"));
     src.line(format!(
         "if (j < end) out[j] = {};",
-        put("op_add(carry, inclusive)")
+        put(&format!("{combine}(carry, inclusive)"))
     ));
     src.line("if (threadIdx.x == blockDim.x - 1) last = inclusive;");
     src.line("__syncthreads();");
-    src.line("carry = op_add(carry, last);");
+    src.line(format!("carry = {combine}(carry, last);"));
     src.line("__syncthreads();");
     src.line("}");
     src.text.push_str("}\n");
@@ -1026,14 +1030,15 @@ fn scan_text(plan: &Plan, out: DType, flat: bool) -> String {
     text
 }
 
-/// A running sum along `axis` (of a plan of `shape`) on the gpu, into a new C-ordered buffer of
-/// `out`; `accumulate` is the dtype it adds in.
-pub fn cumsum(
+/// A running sum (or, with `product`, product) along `axis` (of a plan of `shape`) on the gpu,
+/// into a new C-ordered buffer of `out`; `accumulate` is the dtype it computes in.
+pub fn scan(
     expr: &Expr,
     shape: &[usize],
     axis: usize,
     accumulate: DType,
     out: DType,
+    product: bool,
 ) -> Result<Buffer> {
     let value = expr.clone().cast(accumulate);
     let size: usize = shape.iter().product();
@@ -1046,12 +1051,12 @@ pub fn cumsum(
     if shape.len() == 1 {
         let plan = Plan::new(shape, &[&value], &[], None);
         let mut key = plan.key(40);
-        key.push(out as u32);
+        key.extend([out as u32, product as u32]);
         let found = kernels(
             g,
             key,
             "scan",
-            || scan_text(&plan, out, true),
+            || scan_text(&plan, out, true, product),
             &["scan_totals", "scan_offsets", "scan_apply"],
         )?;
         let chunks = size.div_ceil(SCAN_CHUNK);
@@ -1082,12 +1087,12 @@ pub fn cumsum(
     let order = axis_last(shape.len(), axis);
     let plan = Plan::new(shape, &[&value], &[], Some(&order));
     let mut key = plan.key(41);
-    key.push(out as u32);
+    key.extend([out as u32, product as u32]);
     let found = kernels(
         g,
         key,
         "scan",
-        || scan_text(&plan, out, false),
+        || scan_text(&plan, out, false, product),
         &["scan_lines"],
     )?;
     let lines = size / shape[axis];
@@ -1252,15 +1257,14 @@ mod tests {
         for &dtype in &ALL {
             let accumulate = Reduction::Sum.accumulator(dtype);
             let out = Reduction::Sum.result_dtype(dtype);
-            let value = leaf(dtype, Layout::contiguous(&[24])).cast(accumulate);
-            texts.push(scan_text(
-                &Plan::new(&[24], &[&value], &[], None),
-                out,
-                true,
-            ));
-            let value = leaf(dtype, Layout::contiguous(&matrix)).cast(accumulate);
-            let lines = Plan::new(&matrix, &[&value], &[], Some(&axis_last(2, 1)));
-            texts.push(scan_text(&lines, out, false));
+            for product in [false, true] {
+                let value = leaf(dtype, Layout::contiguous(&[24])).cast(accumulate);
+                let flat = Plan::new(&[24], &[&value], &[], None);
+                texts.push(scan_text(&flat, out, true, product));
+                let value = leaf(dtype, Layout::contiguous(&matrix)).cast(accumulate);
+                let lines = Plan::new(&matrix, &[&value], &[], Some(&axis_last(2, 1)));
+                texts.push(scan_text(&lines, out, false, product));
+            }
         }
         let mut source = format!("{PRELUDE}\n{REDUCE}\n");
         for (k, text) in texts.iter().enumerate() {

@@ -1,7 +1,9 @@
 //! Manipulation (NumPy's "array manipulation routines", CuPy's `_manipulation`): shapes and
 //! axes (views), joining, repeating, padding, splitting.
 
-use super::{array_arg, arrays_arg, axis_arg, builtin, count_arg, scalar_arg, shape_arg, Args, Builtin};
+use super::{
+    array_arg, arrays_arg, axis_arg, builtin, count_arg, scalar_arg, shape_arg, Args, Builtin,
+};
 use crate::array::join::{self, PadMode};
 use crate::array::{shape, Array};
 use crate::error::{type_error, value_error, Result};
@@ -344,7 +346,9 @@ pub fn builtins() -> Vec<Builtin> {
 
 /// Several arrays as a tuple value.
 pub(super) fn tuple_of(arrays: Vec<Array>) -> Value {
-    Value::Tuple(std::rc::Rc::new(arrays.into_iter().map(Value::array).collect()))
+    Value::Tuple(std::rc::Rc::new(
+        arrays.into_iter().map(Value::array).collect(),
+    ))
 }
 
 /// An int or a list of ints (axes, shifts, dimensions).
@@ -376,7 +380,10 @@ fn reshape_ordered(x: &Array, dims: &[i64], fortran: bool) -> Result<Array> {
         return shape::reshape(x, dims);
     }
     let reversed: Vec<i64> = dims.iter().rev().copied().collect();
-    Ok(shape::transpose(&shape::reshape(&shape::transpose(x), &reversed)?))
+    Ok(shape::transpose(&shape::reshape(
+        &shape::transpose(x),
+        &reversed,
+    )?))
 }
 
 fn flip_axis(interp: &mut Interpreter, args: &Args, axis: i64) -> Result<Value> {
@@ -425,10 +432,20 @@ fn pad(interp: &mut Interpreter, args: Args) -> Result<Value> {
     let mode = match args.get(2) {
         None => "constant".to_string(),
         Some(Value::Str(s)) => s.to_string(),
-        Some(other) => return Err(type_error(format!("mode must be a string, not {}", other.describe()))),
+        Some(other) => {
+            return Err(type_error(format!(
+                "mode must be a string, not {}",
+                other.describe()
+            )))
+        }
     };
     let mode = match mode.as_str() {
-        "constant" => PadMode::Constant(args.get(3).map(scalar_arg).transpose()?.unwrap_or(crate::base::Scalar::Int(0))),
+        "constant" => PadMode::Constant(
+            args.get(3)
+                .map(scalar_arg)
+                .transpose()?
+                .unwrap_or(crate::base::Scalar::Int(0)),
+        ),
         "edge" => PadMode::Edge,
         "reflect" => PadMode::Reflect,
         "wrap" => PadMode::Wrap,

@@ -14,7 +14,7 @@ use crate::plan::table::{self, ElementwiseOp, Op};
 
 const UNARY: &[&str] = &["x"];
 const BINARY: &[&str] = &["x1", "x2"];
-const WHERE: &[&str] = &["condition", "x", "y"];
+const WHERE: &[&str] = &["condition", "x=", "y="];
 const CLIP: &[&str] = &["a", "a_min", "a_max"];
 
 pub fn builtins() -> Vec<Builtin> {
@@ -51,6 +51,21 @@ pub fn builtins() -> Vec<Builtin> {
 /// One row of the table applied to the arguments; host scalars in, a host scalar out.
 fn elementwise(interp: &mut Interpreter, args: Args) -> Result<Value> {
     let row = args.op.expect("elementwise built-ins have a row");
+    if row.op == Op::Where {
+        match (args.get(1), args.get(2)) {
+            (None, None) => {
+                let condition = super::array_arg(interp, args.required(0))?;
+                let positions = crate::array::search::nonzero(&condition)?;
+                return Ok(super::manipulation::tuple_of(positions));
+            }
+            (Some(_), Some(_)) => {}
+            _ => {
+                return Err(crate::error::type_error(
+                    "either both or neither of x and y should be given",
+                ))
+            }
+        }
+    }
     let inputs: Vec<&Value> = (0..row.nin).map(|i| args.required(i)).collect();
     let any_array = inputs.iter().any(|v| is_array_input(v));
     if !any_array {
@@ -216,7 +231,7 @@ fn nan_to_num(interp: &mut Interpreter, args: Args) -> Result<Value> {
 
 /// NumPy's `isclose`: `|a - b| <= atol + rtol·|b|` where both are finite, equality for
 /// infinities, and NaN equal to NaN only with `equal_nan`.
-fn isclose(interp: &mut Interpreter, args: Args) -> Result<Value> {
+pub(super) fn isclose(interp: &mut Interpreter, args: Args) -> Result<Value> {
     let (a_in, b_in) = (args.required(0), args.required(1));
     let any_array = is_array_input(a_in) || is_array_input(b_in);
     let a = super::array_arg_on(interp, a_in, any_array)?;

@@ -6,9 +6,14 @@
 
 mod creation;
 mod host;
+mod indexing;
 mod linalg;
+mod logic;
 mod manipulation;
 mod math;
+mod searching;
+mod sets;
+mod sorting;
 mod statistics;
 
 use std::rc::Rc;
@@ -118,7 +123,7 @@ impl Args {
 
 /// A row of a built-in table, spelled short.
 macro_rules! builtin {
-    ($name:literal, [$($param:literal),*], $doc:literal, $example:literal, $run:expr) => {
+    ($name:literal, [$($param:literal),*], $doc:literal, $example:expr, $run:expr) => {
         $crate::interp::builtins::Builtin {
             name: $name,
             params: &[$($param),*],
@@ -191,11 +196,20 @@ pub fn bind(
 
 /// Every built-in, by area.
 static BUILTINS: LazyLock<Vec<Builtin>> = LazyLock::new(|| {
-    let areas: [(&str, Vec<Builtin>); 7] = [
+    let areas: [(&str, Vec<Builtin>); 13] = [
         ("creation", creation::builtins()),
         ("elementwise", math::builtins()),
-        ("statistics", statistics::builtins()),
+        ("indexing", indexing::builtins()),
         ("manipulation", manipulation::builtins()),
+        ("searching and counting", searching::builtins()),
+        ("sets", sets::builtins()),
+        ("sorting", sorting::builtins()),
+        ("statistics", statistics::builtins()),
+        (
+            "order statistics and histograms",
+            statistics::more_builtins(),
+        ),
+        ("logic", logic::builtins()),
         ("linear algebra", linalg::builtins()),
         ("devices and time", host::device_builtins()),
         ("host", host::builtins()),

@@ -1,0 +1,375 @@
+//! Sorting along an axis (`sort`, `argsort`, and what is built on them: `partition`, `unique`,
+//! `median` ...). On the cpu: an LSD radix sort over order-preserving unsigned keys, rows in
+//! parallel; on the gpu: the radix sort of `gpu_sort`. NumPy's order: NaN last, complex numbers
+//! by real then imaginary part; `descending` keeps equal elements in their order (the array API
+//! standard's rule) and puts NaN first.
+
+use rayon::prelude::*;
+
+use super::reduce::normalize_axis;
+use super::shape::{moveaxis, ravel};
+use super::{gpu_sort, Array};
+use crate::base::element::{c128, c64};
+use crate::base::DType;
+use crate::device::cpu::CpuElement;
+use crate::device::Device;
+use crate::error::Result;
+use crate::with_dtype;
+use half::f16;
+
+/// An element type's order as unsigned integers: `key` makes equal values equal (±0, every
+/// NaN) for stable orders; `bits` is one-to-one (for sorting values and reading them back).
+trait SortKey: CpuElement {
+    fn key(self) -> u64;
+    fn bits(self) -> u64;
+    fn from_bits(bits: u64) -> Self;
+    /// How many low bytes of the keys differ.
+    const BYTES: usize;
+}
+
+macro_rules! unsigned_key {
+    ($($t:ty),*) => {$(
+        impl SortKey for $t {
+            const BYTES: usize = std::mem::size_of::<$t>();
+            fn key(self) -> u64 { self as u64 }
+            fn bits(self) -> u64 { self as u64 }
+            fn from_bits(bits: u64) -> Self { bits as $t }
+        }
+    )*};
+}
+unsigned_key!(u8, u16, u32, u64);
+
+macro_rules! signed_key {
+    ($($t:ty => $u:ty),*) => {$(
+        impl SortKey for $t {
+            const BYTES: usize = std::mem::size_of::<$t>();
+            fn key(self) -> u64 { ((self as $u) ^ (1 << (<$u>::BITS - 1))) as u64 }
+            fn bits(self) -> u64 { self.key() }
+            fn from_bits(bits: u64) -> Self { ((bits as $u) ^ (1 << (<$u>::BITS - 1))) as $t }
+        }
+    )*};
+}
+signed_key!(i8 => u8, i16 => u16, i32 => u32, i64 => u64);
+
+impl SortKey for bool {
+    const BYTES: usize = 1;
+    fn key(self) -> u64 {
+        self as u64
+    }
+    fn bits(self) -> u64 {
+        self as u64
+    }
+    fn from_bits(bits: u64) -> Self {
+        bits != 0
+    }
+}
+
+/// Float bits as an order: negatives reversed below positives; NaN (whatever its sign) above +inf.
+macro_rules! float_key {
+    ($t:ty, $u:ty, $to:expr, $from:expr, $nan:expr, $zero:expr) => {
+        impl SortKey for $t {
+            const BYTES: usize = std::mem::size_of::<$u>();
+            fn key(self) -> u64 {
+                match self {
+                    x if $nan(x) => <$u>::MAX as u64,
+                    x if x == $zero => (1 as $u).rotate_right(1) as u64,
+                    x => x.bits(),
+                }
+            }
+            fn bits(self) -> u64 {
+                let bits: $u = $to(self);
+                let sign = (1 as $u).rotate_right(1);
+                let bits = if $nan(self) { bits & !sign } else { bits };
+                (if bits & sign != 0 { !bits } else { bits | sign }) as u64
+            }
+            fn from_bits(bits: u64) -> Self {
+                let bits = bits as $u;
+                let sign = (1 as $u).rotate_right(1);
+                $from(if bits & sign != 0 {
+                    bits & !sign
+                } else {
+                    !bits
+                })
+            }
+        }
+    };
+}
+float_key!(f64, u64, f64::to_bits, f64::from_bits, f64::is_nan, 0.0);
+float_key!(f32, u32, f32::to_bits, f32::from_bits, f32::is_nan, 0.0);
+float_key!(
+    f16,
+    u16,
+    f16::to_bits,
+    f16::from_bits,
+    f16::is_nan,
+    f16::ZERO
+);
+
+/// Sorts `keys` by their low `bytes` bytes, stably, moving `payload` with them: least
+/// significant digit first, a byte per pass, passes where every key has the same digit skipped.
+fn radix_sort(keys: &mut Vec<u64>, payload: &mut Option<Vec<i64>>, bytes: usize) {
+    let n = keys.len();
+    if n < 2 {
+        return;
+    }
+    if n < 64 {
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&i| keys[i]);
+        *keys = order.iter().map(|&i| keys[i]).collect();
+        if let Some(p) = payload {
+            *p = order.iter().map(|&i| p[i]).collect();
+        }
+        return;
+    }
+    let mut counts = vec![[0usize; 256]; bytes];
+    for &k in keys.iter() {
+        for (byte, c) in counts.iter_mut().enumerate() {
+            c[((k >> (8 * byte)) & 0xff) as usize] += 1;
+        }
+    }
+    let mut spare_keys = vec![0u64; n];
+    let mut spare_payload = payload.as_ref().map(|_| vec![0i64; n]);
+    for (byte, c) in counts.iter().enumerate() {
+        if c.iter().any(|&m| m == n) {
+            continue;
+        }
+        let mut starts = [0usize; 256];
+        let mut total = 0;
+        for (s, &m) in starts.iter_mut().zip(c) {
+            *s = total;
+            total += m;
+        }
+        let shift = 8 * byte;
+        match (payload.as_mut(), spare_payload.as_mut()) {
+            (Some(p), Some(sp)) => {
+                for (&k, &v) in keys.iter().zip(p.iter()) {
+                    let d = ((k >> shift) & 0xff) as usize;
+                    spare_keys[starts[d]] = k;
+                    sp[starts[d]] = v;
+                    starts[d] += 1;
+                }
+                std::mem::swap(p, sp);
+            }
+            _ => {
+                for &k in keys.iter() {
+                    let d = ((k >> shift) & 0xff) as usize;
+                    spare_keys[starts[d]] = k;
+                    starts[d] += 1;
+                }
+            }
+        }
+        std::mem::swap(keys, &mut spare_keys);
+    }
+}
+
+/// Positions that sort a row of keys stably.
+fn argsort_keys(mut keys: Vec<u64>, bytes: usize, descending: bool) -> Vec<i64> {
+    if descending {
+        keys.iter_mut().for_each(|k| *k = !*k);
+    }
+    let mut order = Some((0..keys.len() as i64).collect::<Vec<_>>());
+    radix_sort(&mut keys, &mut order, bytes);
+    order.expect("kept")
+}
+
+/// Complex keys: real part, then imaginary part (NaN last in each, as NumPy orders them).
+fn complex_argsort<T: SortKey>(parts: &[(T, T)], descending: bool) -> Vec<i64> {
+    let by_imag = argsort_keys(
+        parts.iter().map(|p| p.1.key()).collect(),
+        T::BYTES,
+        descending,
+    );
+    let real: Vec<u64> = by_imag.iter().map(|&i| parts[i as usize].0.key()).collect();
+    let by_real = argsort_keys(real, T::BYTES, descending);
+    by_real.iter().map(|&i| by_imag[i as usize]).collect()
+}
+
+/// A row's sorting positions, for any element type.
+trait RowSort: CpuElement {
+    fn argsort_row(row: &[Self], descending: bool) -> Vec<i64>;
+    /// The row sorted (any order of equal elements).
+    fn sort_row(row: &[Self], descending: bool) -> Vec<Self>;
+}
+
+macro_rules! real_row_sort {
+    ($($t:ty),*) => {$(
+        impl RowSort for $t {
+            fn argsort_row(row: &[Self], descending: bool) -> Vec<i64> {
+                argsort_keys(row.iter().map(|x| x.key()).collect(), <$t>::BYTES, descending)
+            }
+            fn sort_row(row: &[Self], descending: bool) -> Vec<Self> {
+                let mut keys: Vec<u64> = row.iter().map(|x| x.bits()).collect();
+                if descending {
+                    keys.iter_mut().for_each(|k| *k = !*k);
+                }
+                radix_sort(&mut keys, &mut None, <$t>::BYTES);
+                keys.into_iter()
+                    .map(|k| <$t as SortKey>::from_bits(if descending { !k } else { k }))
+                    .collect()
+            }
+        }
+    )*};
+}
+real_row_sort!(bool, i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64);
+
+macro_rules! complex_row_sort {
+    ($($t:ty => $f:ty),*) => {$(
+        impl RowSort for $t {
+            fn argsort_row(row: &[Self], descending: bool) -> Vec<i64> {
+                let parts: Vec<($f, $f)> = row.iter().map(|z| (z.re, z.im)).collect();
+                complex_argsort(&parts, descending)
+            }
+            fn sort_row(row: &[Self], descending: bool) -> Vec<Self> {
+                Self::argsort_row(row, descending).iter().map(|&i| row[i as usize]).collect()
+            }
+        }
+    )*};
+}
+complex_row_sort!(c64 => f32, c128 => f64);
+
+/// `a` with `axis` moved last, as a contiguous copy (or itself), and the axis.
+fn rows_last(a: &Array, axis: Option<i64>) -> Result<(Array, Option<usize>)> {
+    match axis {
+        None => Ok((ravel(a)?.contiguous()?, None)),
+        Some(_) if a.ndim() == 0 => Ok((a.contiguous()?, None)),
+        Some(axis) => {
+            let d = normalize_axis(axis, a.ndim())?;
+            let last = a.ndim() as i64 - 1;
+            Ok((moveaxis(a, &[d as i64], &[last])?.contiguous()?, Some(d)))
+        }
+    }
+}
+
+/// The result of a row-wise operation with the sorted axis put back where it was.
+fn restore(result: Array, axis: Option<usize>) -> Result<Array> {
+    match axis {
+        Some(d) if result.ndim() > 0 => moveaxis(&result, &[result.ndim() as i64 - 1], &[d as i64]),
+        _ => Ok(result),
+    }
+}
+
+/// Runs `f` on every row (the last axis) of a contiguous cpu array, rows in parallel.
+fn map_rows<T: CpuElement, U: Send>(
+    a: &Array,
+    f: impl Fn(&[T]) -> Vec<U> + Sync,
+) -> Result<Vec<U>> {
+    let len = a.shape().last().copied().unwrap_or(1).max(1);
+    a.with_view::<T, _>(|v| {
+        let data = v.to_slice().expect("contiguous");
+        let rows: Vec<Vec<U>> = data.par_chunks(len).map(&f).collect();
+        rows.into_iter().flatten().collect()
+    })
+}
+
+/// NumPy's `sort` (`axis=None` sorts the flattened array).
+pub fn sort(a: &Array, axis: Option<i64>, descending: bool, stable: bool) -> Result<Array> {
+    let (rows, d) = rows_last(a, axis)?;
+    let sorted = match rows.device() {
+        Device::Gpu => gpu_sort::sort_last_axis(&rows, descending)?,
+        Device::Cpu if stable && rows.dtype().is_inexact() => {
+            let order = argsort_rows(&rows, descending)?;
+            super::index::take_along_axis(&rows, &order, -1)?
+        }
+        Device::Cpu => with_dtype!(rows.dtype(), T => {
+            let data = map_rows::<T, T>(&rows, |r| T::sort_row(r, descending))?;
+            Array::from_vec(data, rows.shape().to_vec())
+        }),
+    };
+    restore(sorted, d)
+}
+
+/// NumPy's `argsort`, always stable: i64 positions along the axis.
+pub fn argsort(a: &Array, axis: Option<i64>, descending: bool) -> Result<Array> {
+    let (rows, d) = rows_last(a, axis)?;
+    let order = match rows.device() {
+        Device::Gpu => gpu_sort::argsort_last_axis(&rows, descending)?,
+        Device::Cpu => argsort_rows(&rows, descending)?,
+    };
+    restore(order, d)
+}
+
+fn argsort_rows(rows: &Array, descending: bool) -> Result<Array> {
+    let data = with_dtype!(rows.dtype(), T => map_rows::<T, i64>(rows, |r| T::argsort_row(r, descending))?);
+    Ok(Array::from_vec(data, rows.shape().to_vec()))
+}
+
+/// Runs `$body` with `$T` the element type of a real dtype, `$complex` for complex ones.
+macro_rules! with_real_dtype {
+    ($dtype:expr, $T:ident => $body:expr, complex => $complex:expr) => {
+        match $dtype {
+            DType::C64 | DType::C128 => $complex,
+            DType::Bool => {
+                type $T = bool;
+                $body
+            }
+            DType::I8 => {
+                type $T = i8;
+                $body
+            }
+            DType::I16 => {
+                type $T = i16;
+                $body
+            }
+            DType::I32 => {
+                type $T = i32;
+                $body
+            }
+            DType::I64 => {
+                type $T = i64;
+                $body
+            }
+            DType::U8 => {
+                type $T = u8;
+                $body
+            }
+            DType::U16 => {
+                type $T = u16;
+                $body
+            }
+            DType::U32 => {
+                type $T = u32;
+                $body
+            }
+            DType::U64 => {
+                type $T = u64;
+                $body
+            }
+            DType::F16 => {
+                type $T = f16;
+                $body
+            }
+            DType::F32 => {
+                type $T = f32;
+                $body
+            }
+            DType::F64 => {
+                type $T = f64;
+                $body
+            }
+        }
+    };
+}
+
+/// The order keys of a real array's elements (C order), equal for equal values.
+fn order_keys(a: &Array) -> Result<Vec<u64>> {
+    with_real_dtype!(a.dtype(), T => a.to_vec::<T>().map(|v| v.iter().map(|x| x.key()).collect()),
+        complex => Err(crate::error::type_error("searching complex arrays is not supported")))
+}
+
+/// NumPy's `searchsorted`: for each of `values`, the position in the ascending 1-d `sorted`
+/// where it would go (before equal elements, or after them with `right`). Both have one dtype.
+pub fn searchsorted(sorted: &Array, values: &Array, right: bool) -> Result<Array> {
+    if sorted.device() == Device::Gpu {
+        return gpu_sort::searchsorted(sorted, values, right);
+    }
+    let keys = order_keys(sorted)?;
+    let wanted = order_keys(values)?;
+    let positions: Vec<i64> = wanted
+        .par_iter()
+        .map(|&v| match right {
+            false => keys.partition_point(|&k| k < v) as i64,
+            true => keys.partition_point(|&k| k <= v) as i64,
+        })
+        .collect();
+    Ok(Array::from_vec(positions, values.shape().to_vec()))
+}
