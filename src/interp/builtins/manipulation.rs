@@ -19,7 +19,12 @@ pub fn builtins() -> Vec<Builtin> {
             "reshape(arange(6), [2, 3])",
             |i, a| {
                 let x = array_arg(i, a.required(0))?;
-                let dims = ints_arg(a.required(1), "a dimension")?;
+                let dims = match a.required(1) {
+                    list @ (Value::List(_) | Value::Tuple(_) | Value::Array(_)) => {
+                        ints_arg(list, "a dimension")?
+                    }
+                    n => vec![count_arg(n, "a shape")?],
+                };
                 reshape_ordered(&x, &dims, order_arg(&a, 2)?).map(Value::array)
             }
         ),

@@ -59,10 +59,11 @@ fn elementwise(interp: &mut Interpreter, args: Args) -> Result<Value> {
                 return Ok(super::manipulation::tuple_of(positions));
             }
             (Some(_), Some(_)) => {}
-            _ => {
-                return Err(crate::error::type_error(
-                    "either both or neither of x and y should be given",
-                ))
+            (_, given) => {
+                let missing = if given.is_some() { "x" } else { "y" };
+                return Err(crate::error::type_error(format!(
+                    "where(condition, x, y) is missing the argument `{missing}` (give both x and y, or neither)"
+                )));
             }
         }
     }

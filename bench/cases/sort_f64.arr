@@ -1,0 +1,16 @@
+# title: sort(x), f64 random
+# sizes: n=1e6 | n=1e7
+# quick: n=1e5
+# reps: 5
+# target: 1.0
+# gpu-sizes: n=1e7 | n=1e8
+# gpu-quick: n=1e6
+# gpu-target: 1.5
+x = rand(n)
+sync()
+for r in range(reps) {
+    t = clock()
+    y = sort(x)
+    sync()
+    print("@time", clock() - t)
+}
