@@ -2,6 +2,7 @@
 //! (broadcasting, dtype resolution, indexing, reductions, printing) and expresses elementwise
 //! work as plans (`crate::plan`), which the devices run.
 
+pub mod contract;
 pub mod format;
 pub mod gpu_sort;
 pub mod index;

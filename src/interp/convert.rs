@@ -231,6 +231,21 @@ pub fn index_int(value: &Value) -> Result<i64> {
 
 /// `.shape .dtype .device .ndim .size .nbytes .T`
 pub fn attribute(value: &Value, name: &str) -> Result<Value> {
+    if let Value::Record(r) = value {
+        return r
+            .fields
+            .iter()
+            .find(|(field, _)| *field == name)
+            .map(|(_, v)| v.clone())
+            .ok_or_else(|| {
+                let names: Vec<&str> = r.fields.iter().map(|(f, _)| *f).collect();
+                type_error(format!(
+                    "{} has no attribute `{name}` (attributes: {})",
+                    r.kind,
+                    names.join(" ")
+                ))
+            });
+    }
     let Value::Array(a) = value else {
         return Err(type_error(format!(
             "{} has no attribute `{name}`",

@@ -43,6 +43,16 @@ pub enum Value {
     DType(DType),
     Function(Rc<Closure>),
     Builtin(&'static Builtin),
+    /// A value with named fields read as attributes (`finfo(f32).eps`).
+    Record(Rc<Record>),
+}
+
+/// Named fields and how the value prints (`finfo(resolution=1e-06, ...)`).
+#[derive(Debug)]
+pub struct Record {
+    pub kind: &'static str,
+    pub repr: String,
+    pub fields: Vec<(&'static str, Value)>,
 }
 
 #[derive(Debug)]
@@ -95,6 +105,7 @@ impl Value {
             Value::Device(_) => "device",
             Value::DType(_) => "dtype",
             Value::Function(_) | Value::Builtin(_) => "function",
+            Value::Record(r) => r.kind,
         }
     }
 
@@ -167,6 +178,7 @@ impl Value {
             Value::DType(d) => d.to_string(),
             Value::Function(c) => format!("<fn {}>", c.decl.name),
             Value::Builtin(b) => format!("<built-in fn {}>", b.name),
+            Value::Record(r) => r.repr.clone(),
             Value::Array(_) | Value::List(_) | Value::Tuple(_) => self.describe(),
         }
     }

@@ -4,10 +4,11 @@ use super::{
     builtin, count_arg, device_arg, device_or_default, dtype_arg, optional_dtype, scalar_arg,
     shape_arg, Args, Builtin,
 };
+use crate::array::ops::{binary, with_scalar};
 use crate::array::{self, Array};
 use crate::base::{DType, Scalar};
 use crate::device::Device;
-use crate::error::{type_error, value_error, Result};
+use crate::error::{value_error, Result};
 use crate::interp::convert;
 use crate::interp::host_ops::range_len;
 use crate::interp::value::Value;
@@ -43,7 +44,15 @@ pub fn builtins() -> Vec<Builtin> {
             "full([2, 2], 7)",
             |i, a| {
                 let value = scalar_arg(a.required(1))?;
-                fill(i, &a, value, 2)
+                match a.required(1) {
+                    // A 0-d array keeps its dtype, as NumPy's scalars do.
+                    Value::Array(x) if a.get(2).is_none() => {
+                        let shape = shape_arg(a.required(0))?;
+                        let device = device_or_default(i, &a, 3)?;
+                        Array::full(&shape, value, x.dtype(), device).map(Value::array)
+                    }
+                    _ => fill(i, &a, value, 2),
+                }
             }
         ),
         builtin!(
@@ -69,17 +78,136 @@ pub fn builtins() -> Vec<Builtin> {
         ),
         builtin!(
             "linspace",
-            ["start", "stop", "num=", "dtype=", "device="],
-            "num evenly spaced values from start to stop, both included (num defaults to 50).",
+            ["start", "stop", "num=", "endpoint=", "dtype=", "device="],
+            "num evenly spaced values from start to stop (num defaults to 50; stop left out with endpoint=false).",
             "linspace(0, 1, 5)",
             linspace
         ),
         builtin!(
+            "logspace",
+            ["start", "stop", "num=", "endpoint=", "base=", "dtype=", "device="],
+            "base ** linspace(start, stop, num): num values evenly spaced on a log scale (base 10 by default).",
+            "logspace(0, 3, 4)",
+            logspace
+        ),
+        builtin!(
             "eye",
+            ["n", "m=", "k=", "dtype=", "device="],
+            "An n×m matrix (m = n by default) with ones on diagonal k (0: the main one) and zeros elsewhere.",
+            "eye(3, 4, k=1)",
+            eye
+        ),
+        builtin!(
+            "identity",
             ["n", "dtype=", "device="],
             "The n×n identity matrix.",
-            "eye(3)",
-            eye
+            "identity(3)",
+            |i, a| {
+                let n = count_arg(a.required(0), "n")?;
+                let dtype = optional_dtype(&a, 1)?.unwrap_or(DType::F64);
+                let device = device_or_default(i, &a, 2)?;
+                eye_matrix(n, n, 0, dtype, device).map(Value::array)
+            }
+        ),
+        builtin!(
+            "empty_like",
+            ["x", "dtype=", "device="],
+            "An array with the shape, dtype and device of x whose contents do not matter (arrsh fills it with zeros).",
+            "empty_like(x)",
+            |i, a| like(i, &a, Scalar::Int(0))
+        ),
+        builtin!(
+            "full_like",
+            ["x", "fill_value", "dtype=", "device="],
+            "An array with the shape, dtype and device of x, filled with one value.",
+            "full_like(x, 7)",
+            |i, a| {
+                let x = super::array_arg(i, a.required(0))?;
+                let value = scalar_arg(a.required(1))?;
+                let dtype = optional_dtype(&a, 2)?.unwrap_or(x.dtype());
+                let device = a.get(3).map(device_arg).transpose()?.unwrap_or(x.device());
+                Array::full(x.shape(), value, dtype, device).map(Value::array)
+            }
+        ),
+        builtin!(
+            "asarray",
+            ["values", "dtype=", "device=", "copy="],
+            "An array from a list, or x itself when it already has the dtype and device asked for (copy=true copies).",
+            "asarray([1, 2, 3], dtype=f32)",
+            |i, a| {
+                let device = a.get(2).map(device_arg).transpose()?;
+                let mut x = match a.required(0) {
+                    Value::Array(x) => x.to_device(device.unwrap_or(x.device()))?,
+                    values => convert::to_array(i, values, device)?,
+                };
+                if let Some(d) = a.get(1) {
+                    let d = dtype_arg(d)?;
+                    if d != x.dtype() {
+                        x = x.astype(d)?;
+                    }
+                }
+                if a.get(3).map(convert::truth).transpose()?.unwrap_or(false) {
+                    x = x.copy()?;
+                }
+                Ok(Value::array(x))
+            }
+        ),
+        builtin!(
+            "copy",
+            ["x"],
+            "A copy of x (C-ordered, same dtype and device).",
+            "copy([1, 2])",
+            |i, a| super::array_arg(i, a.required(0))?.copy().map(Value::array)
+        ),
+        builtin!(
+            "from_dlpack",
+            ["x"],
+            "x itself: the standard's exchange of arrays between libraries (arrays here already share one).",
+            "from_dlpack(x)",
+            |i, a| super::array_arg(i, a.required(0)).map(Value::array)
+        ),
+        builtin!(
+            "meshgrid",
+            ["*arrays", "indexing="],
+            "Coordinate matrices from 1-d coordinate arrays (a tuple); indexing \"xy\" (default: the first two axes swapped) or \"ij\".",
+            "meshgrid([1, 2, 3], [4, 5])[0]",
+            meshgrid
+        ),
+        builtin!(
+            "tril",
+            ["x", "k="],
+            "x with the elements above diagonal k set to zero (of each matrix of the last two axes).",
+            "tril(ones([3, 3]))",
+            |i, a| triangle(i, &a, true)
+        ),
+        builtin!(
+            "triu",
+            ["x", "k="],
+            "x with the elements below diagonal k set to zero.",
+            "triu(ones([3, 3]), k=1)",
+            |i, a| triangle(i, &a, false)
+        ),
+        builtin!(
+            "diag",
+            ["v", "k="],
+            "The diagonal k of a 2-d array (a copy), or a 2-d array with the 1-d v on diagonal k.",
+            "diag([1, 2, 3])",
+            |i, a| {
+                let v = super::array_arg(i, a.required(0))?;
+                let k = a.get(1).map(|v| count_arg(v, "k")).transpose()?.unwrap_or(0);
+                diag(&v, k).map(Value::array)
+            }
+        ),
+        builtin!(
+            "diagflat",
+            ["v", "k="],
+            "A 2-d array with the flattened v on diagonal k.",
+            "diagflat([[1, 2], [3, 4]])",
+            |i, a| {
+                let v = array::shape::ravel(&super::array_arg(i, a.required(0))?)?;
+                let k = a.get(1).map(|v| count_arg(v, "k")).transpose()?.unwrap_or(0);
+                diag(&v, k).map(Value::array)
+            }
         ),
         builtin!(
             "array",
@@ -99,39 +227,6 @@ pub fn builtins() -> Vec<Builtin> {
                     x = x.astype(dtype_arg(d)?)?;
                 }
                 Ok(Value::array(x))
-            }
-        ),
-        builtin!(
-            "rand",
-            ["shape", "dtype=", "device="],
-            "Uniform random floats in [0, 1).",
-            "rand([3, 3])",
-            |i, a| random(i, &a, false)
-        ),
-        builtin!(
-            "randn",
-            ["shape", "dtype=", "device="],
-            "Standard normal random floats.",
-            "randn(5)",
-            |i, a| random(i, &a, true)
-        ),
-        builtin!(
-            "randint",
-            ["low", "high", "shape=", "device="],
-            "Random i64 values in [low, high); without a shape, one host int.",
-            "randint(0, 62, 100)",
-            randint
-        ),
-        builtin!(
-            "seed",
-            ["n"],
-            "Seeds the session's random generator: the same seed gives the same numbers.",
-            "seed(42)",
-            |i, a| {
-                let n = count_arg(a.required(0), "seed")?;
-                i.rng.seed(n as u64);
-                crate::device::gpu::random::seed(n as u64)?;
-                Ok(Value::None)
             }
         ),
     ]
@@ -161,74 +256,6 @@ fn like(interp: &mut Interpreter, args: &Args, value: Scalar) -> Result<Value> {
         .transpose()?
         .unwrap_or(x.device());
     Array::full(x.shape(), value, dtype, device).map(Value::array)
-}
-
-fn random(interp: &mut Interpreter, args: &Args, normal: bool) -> Result<Value> {
-    let shape = shape_arg(args.required(0))?;
-    let dtype = optional_dtype(args, 1)?.unwrap_or(DType::F64);
-    let device = device_or_default(interp, args, 2)?;
-    if !matches!(dtype, DType::F32 | DType::F64) {
-        return Err(type_error(format!(
-            "random floats need dtype f64 or f32, not {dtype}"
-        )));
-    }
-    if device == Device::Gpu {
-        return array::on_gpu::random(&shape, dtype, normal).map(Value::array);
-    }
-    let size = crate::base::layout::shape_size(&shape)?;
-    crate::device::check_allocation(Device::Cpu, size, dtype)?;
-    let host = match dtype {
-        DType::F32 => {
-            let mut data = vec![0f32; size];
-            if normal {
-                interp.rng.fill_normal_f32(&mut data);
-            } else {
-                interp.rng.fill_uniform_f32(&mut data);
-            }
-            Array::from_vec(data, shape)
-        }
-        _ => {
-            let mut data = vec![0f64; size];
-            if normal {
-                interp.rng.fill_normal_f64(&mut data);
-            } else {
-                interp.rng.fill_uniform_f64(&mut data);
-            }
-            Array::from_vec(data, shape)
-        }
-    };
-    Ok(Value::array(host))
-}
-
-fn randint(interp: &mut Interpreter, args: Args) -> Result<Value> {
-    let low = count_arg(args.required(0), "low")?;
-    let high = count_arg(args.required(1), "high")?;
-    let device = device_or_default(interp, &args, 3)?;
-    let (shape, scalar) = match args.get(2) {
-        Some(s) => (shape_arg(s)?, false),
-        None => (vec![], true),
-    };
-    if device == Device::Gpu && !scalar {
-        if high <= low {
-            return Err(value_error(format!(
-                "randint: low >= high (low = {low}, high = {high})"
-            )));
-        }
-        return array::on_gpu::randint(&shape, low, high).map(Value::array);
-    }
-    let size = crate::base::layout::shape_size(&shape)?;
-    crate::device::check_allocation(Device::Cpu, size, DType::I64)?;
-    let mut data = vec![0i64; size];
-    interp
-        .rng
-        .fill_randint(&mut data, low, high)
-        .map_err(value_error)?;
-    if scalar {
-        return Ok(Value::Int(data[0]));
-    }
-    Array::from_vec(data, shape)
-        .to_device(device)
-        .map(Value::array)
 }
 
 fn arange(interp: &mut Interpreter, args: Args) -> Result<Value> {
@@ -277,6 +304,18 @@ fn arange(interp: &mut Interpreter, args: Args) -> Result<Value> {
 }
 
 fn linspace(interp: &mut Interpreter, args: Args) -> Result<Value> {
+    let (values, dtype, device) = spaced(interp, &args)?;
+    let values = if dtype == DType::F64 {
+        values
+    } else {
+        values.astype(dtype)?
+    };
+    values.to_device(device).map(Value::array)
+}
+
+/// NumPy's linspace on the host: start + i * step, the last value `stop` exactly (with the
+/// endpoint); and the dtype and device asked for (at `dtype_at`, then the next parameter).
+fn spaced(interp: &mut Interpreter, args: &Args) -> Result<(Array, DType, Device)> {
     let a = scalar_arg(args.required(0))?.as_f64();
     let b = scalar_arg(args.required(1))?.as_f64();
     let n = args
@@ -285,39 +324,149 @@ fn linspace(interp: &mut Interpreter, args: Args) -> Result<Value> {
         .transpose()?
         .unwrap_or(50);
     let n = usize::try_from(n).map_err(|_| value_error("linspace: num must be non-negative"))?;
-    let dtype = optional_dtype(&args, 3)?.unwrap_or(DType::F64);
-    let device = device_or_default(interp, &args, 4)?;
+    let endpoint = args.get(3).map(convert::truth).transpose()?.unwrap_or(true);
+    let dtype_at = if args.name == "logspace" { 5 } else { 4 };
+    let dtype = optional_dtype(args, dtype_at)?.unwrap_or(DType::F64);
+    let device = device_or_default(interp, args, dtype_at + 1)?;
     crate::device::check_allocation(Device::Cpu, n, DType::F64)?;
-    let step = if n > 1 { (b - a) / (n - 1) as f64 } else { 0.0 };
-    let mut data: Vec<f64> = (0..n).map(|i| a + i as f64 * step).collect();
-    if n > 1 {
+    let div = if endpoint { n.saturating_sub(1) } else { n };
+    let step = if div > 0 { (b - a) / div as f64 } else { 0.0 };
+    let mut data: Vec<f64> = (0..n).map(|i| i as f64 * step + a).collect();
+    if endpoint && n > 1 {
         data[n - 1] = b;
     }
-    let host = Array::from_vec(data, vec![n]);
-    let host = if dtype == DType::F64 {
-        host
-    } else {
-        host.astype(dtype)?
-    };
-    host.to_device(device).map(Value::array)
+    Ok((Array::from_vec(data, vec![n]), dtype, device))
+}
+
+fn logspace(interp: &mut Interpreter, args: Args) -> Result<Value> {
+    let (exponents, dtype, device) = spaced(interp, &args)?;
+    let base = args
+        .get(4)
+        .map(scalar_arg)
+        .transpose()?
+        .unwrap_or(Scalar::Float(10.0));
+    let base = Array::full(&[], base, DType::F64, Device::Cpu)?;
+    let values = binary(crate::plan::table::Op::Power, &base, &exponents)?;
+    values.astype(dtype)?.to_device(device).map(Value::array)
 }
 
 fn eye(interp: &mut Interpreter, args: Args) -> Result<Value> {
-    let n = usize::try_from(count_arg(args.required(0), "n")?)
-        .map_err(|_| value_error("eye: n must be non-negative"))?;
-    let dtype = optional_dtype(&args, 1)?.unwrap_or(DType::F64);
-    let device = device_or_default(interp, &args, 2)?;
-    let size = crate::base::layout::shape_size(&[n, n])?;
-    crate::device::check_allocation(Device::Cpu, size, DType::F64)?;
-    let mut data = vec![0.0f64; size];
-    for i in 0..n {
-        data[i * n + i] = 1.0;
+    let n = count_arg(args.required(0), "n")?;
+    let m = args
+        .get(1)
+        .map(|v| count_arg(v, "m"))
+        .transpose()?
+        .unwrap_or(n);
+    let k = args
+        .get(2)
+        .map(|v| count_arg(v, "k"))
+        .transpose()?
+        .unwrap_or(0);
+    let dtype = optional_dtype(&args, 3)?.unwrap_or(DType::F64);
+    let device = device_or_default(interp, &args, 4)?;
+    eye_matrix(n, m, k, dtype, device).map(Value::array)
+}
+
+/// An n×m matrix of zeros with ones on diagonal k: a fill, then a fill of the diagonal's view.
+fn eye_matrix(n: i64, m: i64, k: i64, dtype: DType, device: Device) -> Result<Array> {
+    let (n, m) = (
+        usize::try_from(n).map_err(|_| value_error("negative dimensions are not allowed"))?,
+        usize::try_from(m).map_err(|_| value_error("negative dimensions are not allowed"))?,
+    );
+    let out = Array::full(&[n, m], Scalar::Int(0), dtype, device)?;
+    let diagonal = array::shape::diagonal(&out, k, 0, 1)?;
+    array::ops::assign(&diagonal, array::ops::Operand::Scalar(Scalar::Int(1)))?;
+    Ok(out)
+}
+
+/// A 2-d array with `v` on diagonal k (1-d v), or diagonal k of `v` (2-d v), as NumPy's `diag`.
+fn diag(v: &Array, k: i64) -> Result<Array> {
+    match v.ndim() {
+        1 => {
+            let n = v.size() + k.unsigned_abs() as usize;
+            let out = Array::full(&[n, n], Scalar::Int(0), v.dtype(), v.device())?;
+            let diagonal = array::shape::diagonal(&out, k, 0, 1)?;
+            array::ops::assign(&diagonal, array::ops::Operand::Array(v))?;
+            Ok(out)
+        }
+        2 => array::shape::diagonal(v, k, 0, 1)?.copy(),
+        _ => Err(value_error("Input must be 1- or 2-d.")),
     }
-    let host = Array::from_vec(data, vec![n, n]);
-    let host = if dtype == DType::F64 {
-        host
-    } else {
-        host.astype(dtype)?
+}
+
+/// `tril`/`triu`: a where over the matrix with the mask col - row <= k (or >= k), the row and
+/// column numbers made on the host (on the gpu, two small counted host→device copies).
+fn triangle(interp: &mut Interpreter, args: &Args, lower: bool) -> Result<Value> {
+    use crate::plan::table::Op;
+    let x = super::array_arg(interp, args.required(0))?;
+    if x.ndim() < 2 {
+        return Err(value_error(format!(
+            "{} needs an array of at least 2 dimensions",
+            args.name
+        )));
+    }
+    let k = args
+        .get(1)
+        .map(|v| count_arg(v, "k"))
+        .transpose()?
+        .unwrap_or(0);
+    let (rows, cols) = (x.shape()[x.ndim() - 2], x.shape()[x.ndim() - 1]);
+    let numbers = |n: usize, shape: Vec<usize>| {
+        Array::from_vec((0..n as i64).collect::<Vec<i64>>(), shape).to_device(x.device())
     };
-    host.to_device(device).map(Value::array)
+    let row = numbers(rows, vec![rows, 1])?;
+    let col = numbers(cols, vec![1, cols])?;
+    let offset = binary(Op::Subtract, &col, &row)?;
+    let keep = with_scalar(
+        if lower {
+            Op::LessEqual
+        } else {
+            Op::GreaterEqual
+        },
+        &offset,
+        Scalar::Int(k),
+    )?;
+    let zero = Array::full(&[], Scalar::Int(0), x.dtype(), x.device())?;
+    array::ops::choose(&keep, &x, &zero)?
+        .astype(x.dtype())
+        .map(Value::array)
+}
+
+fn meshgrid(interp: &mut Interpreter, args: Args) -> Result<Value> {
+    let xy = match args.get(1) {
+        None => true,
+        Some(Value::Str(s)) if &**s == "xy" => true,
+        Some(Value::Str(s)) if &**s == "ij" => false,
+        Some(other) => {
+            return Err(value_error(format!(
+                "Valid values for `indexing` are 'xy' and 'ij', not {}",
+                other.describe()
+            )))
+        }
+    };
+    let vectors: Vec<Array> = args
+        .rest
+        .iter()
+        .map(|v| super::array_arg(interp, v).and_then(|a| array::shape::ravel(&a)))
+        .collect::<Result<_>>()?;
+    let mut shape: Vec<usize> = vectors.iter().map(|v| v.size()).collect();
+    if xy && shape.len() > 1 {
+        shape.swap(0, 1);
+    }
+    let grids: Vec<Array> = vectors
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let axis = match (xy, i) {
+                (true, 0) if shape.len() > 1 => 1,
+                (true, 1) => 0,
+                _ => i,
+            };
+            let mut along = vec![1i64; shape.len()];
+            along[axis] = -1;
+            let line = array::shape::reshape(v, &along)?;
+            array::shape::broadcast_to(&line, &shape)?.copy()
+        })
+        .collect::<Result<_>>()?;
+    Ok(super::manipulation::tuple_of(grids))
 }

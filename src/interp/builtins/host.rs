@@ -115,6 +115,7 @@ pub fn builtins() -> Vec<Builtin> {
 pub fn device_builtins() -> Vec<Builtin> {
     vec![
         builtin!("to", ["x", "device"], "A copy of x on device: one counted transfer of x.nbytes.", "to(x, gpu)", to),
+        builtin!("to_device", ["x", "device"], "The standard's name for to (x.to_device(gpu)).", "x.to_device(gpu)", to),
         builtin!("sync", [], "Runs deferred work and waits until the device has finished all queued work.", "sync()", |_, _| {
             crate::plan::flush()?;
             crate::device::synchronize()?;

@@ -5,12 +5,14 @@
 //! and the generated reference.
 
 mod creation;
+mod dtypes;
 mod host;
 mod indexing;
 mod linalg;
 mod logic;
 mod manipulation;
 mod math;
+mod random;
 mod searching;
 mod sets;
 mod sorting;
@@ -144,8 +146,9 @@ pub fn bind(
     keywords: Vec<(Rc<str>, Value)>,
 ) -> Result<Args> {
     let variadic = b.params.iter().position(|p| p.starts_with('*'));
+    // Parameters after `*name` can only be given by keyword.
     let fixed = variadic.unwrap_or(b.params.len());
-    let mut values: Vec<Option<Value>> = vec![None; fixed];
+    let mut values: Vec<Option<Value>> = vec![None; b.params.len()];
     let mut rest = Vec::new();
     for (i, v) in positional.into_iter().enumerate() {
         if i < fixed {
@@ -161,9 +164,10 @@ pub fn bind(
         }
     }
     for (name, v) in keywords {
-        let i = b.params[..fixed]
+        let i = b
+            .params
             .iter()
-            .position(|p| p.trim_end_matches('=') == &*name)
+            .position(|p| !p.starts_with('*') && p.trim_end_matches('=') == &*name)
             .ok_or_else(|| {
                 type_error(format!(
                     "{} got an unexpected keyword argument `{name}`",
@@ -178,8 +182,8 @@ pub fn bind(
         }
         values[i] = Some(v);
     }
-    for (i, p) in b.params[..fixed].iter().enumerate() {
-        if values[i].is_none() && !p.ends_with('=') {
+    for (i, p) in b.params.iter().enumerate() {
+        if values[i].is_none() && !p.ends_with('=') && !p.starts_with('*') {
             return Err(type_error(format!(
                 "{} is missing the argument `{p}`",
                 b.signature()
@@ -196,8 +200,10 @@ pub fn bind(
 
 /// Every built-in, by area.
 static BUILTINS: LazyLock<Vec<Builtin>> = LazyLock::new(|| {
-    let areas: [(&str, Vec<Builtin>); 13] = [
+    let areas: [(&str, Vec<Builtin>); 15] = [
         ("creation", creation::builtins()),
+        ("random", random::builtins()),
+        ("data types", dtypes::builtins()),
         ("elementwise", math::builtins()),
         ("indexing", indexing::builtins()),
         ("manipulation", manipulation::builtins()),
@@ -373,9 +379,14 @@ fn axis_arg(args: &Args, i: usize) -> Result<Option<i64>> {
     args.get(i).map(|v| count_arg(v, "axis")).transpose()
 }
 
+/// A number: a host value or a 0-d array (`finfo(f32).eps`), read to the host.
 fn scalar_arg(v: &Value) -> Result<Scalar> {
-    v.as_scalar()
-        .ok_or_else(|| type_error(format!("expected a number, got {}", v.a_kind())))
+    match v {
+        Value::Array(a) if a.ndim() == 0 => a.item(),
+        _ => v
+            .as_scalar()
+            .ok_or_else(|| type_error(format!("expected a number, got {}", v.a_kind()))),
+    }
 }
 
 fn float_arg(v: &Value, what: &str) -> Result<f64> {
