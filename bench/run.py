@@ -272,8 +272,11 @@ def time_command(command: list[str], runs: int, env: dict) -> Measurement:
 
 
 def numpy_env() -> dict:
-    """The environment for the NumPy/CuPy processes: ours without the OpenBLAS safety variables."""
-    return {name: value for name, value in os.environ.items() if name not in OPENBLAS_SAFETY_VARS}
+    """The environment for the NumPy/CuPy processes: ours without the OpenBLAS safety variables,
+    and ARRSH_BIN, for a baseline that is arrsh itself (einsum_matmul's is arrsh's own @)."""
+    env = {name: value for name, value in os.environ.items() if name not in OPENBLAS_SAFETY_VARS}
+    env.setdefault("ARRSH_BIN", str(DEFAULT_ARRSH))
+    return env
 
 
 # ---------------------------------------------------------------- arrsh
@@ -813,6 +816,7 @@ def main() -> int:
     started = datetime.datetime.now(datetime.timezone.utc)
     load = os.getloadavg()
     arrsh = probe_arrsh(args.arrsh.resolve(), plan.device)
+    os.environ["ARRSH_BIN"] = str(args.arrsh.resolve())
     if arrsh.unusable:
         log(f"arrsh unavailable: {arrsh.unusable}")
     info = numpy_info()

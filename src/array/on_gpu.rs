@@ -458,3 +458,39 @@ pub fn randint(shape: &[usize], low: i64, high: i64) -> Result<Array> {
         Operand::Scalar(Scalar::Int(low)),
     )
 }
+
+/// Counts of a contiguous f64 or f32 array over equal bins (`edges`, of its dtype, one more
+/// than the bins), in one pass: `first` and `span` as NumPy computes them, in the dtype.
+pub fn histogram_uniform(values: &Array, edges: &Array, first: f64, span: f64) -> Result<Array> {
+    let bins = edges.size() - 1;
+    let counts = Array::full(&[bins], Scalar::Int(0), DType::I64, Device::Gpu)?;
+    let values = contiguous_as(values, values.dtype())?;
+    let edges = contiguous_as(edges, values.dtype())?;
+    let g = gpu()?;
+    let (x, n) = (pointer(&values)?, values.size() as i64);
+    let (e, b, out) = (pointer(&edges)?, bins as i64, pointer(&counts)?);
+    let grid = (g.multiprocessors * 4, 1, 1);
+    let block = (256, 1, 1);
+    match values.dtype() {
+        DType::F32 => {
+            let (first, span) = (first as f32, span as f32);
+            g.launch(
+                "histogram",
+                "histogram_uniform_f32",
+                values.size(),
+                grid,
+                block,
+                &mut kernel_args![x, n, e, b, first, span, out],
+            )?
+        }
+        _ => g.launch(
+            "histogram",
+            "histogram_uniform_f64",
+            values.size(),
+            grid,
+            block,
+            &mut kernel_args![x, n, e, b, first, span, out],
+        )?,
+    }
+    Ok(counts)
+}

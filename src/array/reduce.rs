@@ -269,14 +269,38 @@ pub fn scan(a: &Array, axis: Option<i64>, product: bool) -> Result<Array> {
 }
 
 fn scan_cpu(a: &Array, axis: usize, accumulate: DType, out: DType, op: Op) -> Result<Array> {
-    let converted = a.astype(accumulate)?;
+    let converted = if a.dtype() == accumulate {
+        a.clone()
+    } else {
+        a.astype(accumulate)?
+    };
+    let last = axis + 1 == a.ndim().max(1);
     let summed = crate::with_dtype!(accumulate, T => {
         converted.with_view::<T, _>(|v| {
-            let mut owned = v.to_owned();
-            owned.accumulate_axis_inplace(ndarray::Axis(axis), |&prev, cur| {
-                *cur = <T as crate::plan::cpu_math::Math>::binary(op, prev, *cur)
-            });
-            Array::from_ndarray(owned)
+            let combine = |prev: T, cur: T| <T as crate::plan::cpu_math::Math>::binary(op, prev, cur);
+            match (last, v.as_slice()) {
+                // Rows along the last axis, read once and written once.
+                (true, Some(data)) => {
+                    let len = v.shape().last().copied().unwrap_or(1).max(1);
+                    let mut out = Vec::with_capacity(data.len());
+                    for row in data.chunks(len) {
+                        let mut running = None;
+                        out.extend(row.iter().map(|&x| {
+                            let next = running.map_or(x, |r| combine(r, x));
+                            running = Some(next);
+                            next
+                        }));
+                    }
+                    Array::from_vec(out, v.shape().to_vec())
+                }
+                _ => {
+                    let mut owned = v.to_owned();
+                    owned.accumulate_axis_inplace(ndarray::Axis(axis), |&prev, cur| {
+                        *cur = combine(prev, *cur)
+                    });
+                    Array::from_ndarray(owned)
+                }
+            }
         })?
     });
     if out == accumulate {

@@ -105,8 +105,25 @@ float_key!(
     f16::ZERO
 );
 
+/// A pointer shared by the threads of one scatter, each writing its own positions.
+#[derive(Clone, Copy)]
+struct Shared<T>(*mut T);
+// SAFETY: the threads of a scatter write disjoint positions (their own counted ranges).
+unsafe impl<T> Send for Shared<T> {}
+unsafe impl<T> Sync for Shared<T> {}
+
+/// Bits of the key each pass sorts by.
+const DIGIT: usize = 11;
+const BUCKETS: usize = 1 << DIGIT;
+const MASK: usize = BUCKETS - 1;
+
+/// Rows this long and longer are sorted by all threads together.
+const PARALLEL_SORT: usize = 1 << 16;
+
 /// Sorts `keys` by their low `bytes` bytes, stably, moving `payload` with them: least
-/// significant digit first, a byte per pass, passes where every key has the same digit skipped.
+/// significant digit first, 11 bits per pass, passes where every key has the same digit skipped.
+/// A long row is cut into one piece per thread: each counts its digits, and all scatter at
+/// once into the places the counts give them.
 fn radix_sort(keys: &mut Vec<u64>, payload: &mut Option<Vec<i64>>, bytes: usize) {
     let n = keys.len();
     if n < 2 {
@@ -121,44 +138,78 @@ fn radix_sort(keys: &mut Vec<u64>, payload: &mut Option<Vec<i64>>, bytes: usize)
         }
         return;
     }
-    let mut counts = vec![[0usize; 256]; bytes];
-    for &k in keys.iter() {
-        for (byte, c) in counts.iter_mut().enumerate() {
-            c[((k >> (8 * byte)) & 0xff) as usize] += 1;
+    let pieces = if n >= PARALLEL_SORT {
+        rayon::current_num_threads().max(1)
+    } else {
+        1
+    };
+    let piece = n.div_ceil(pieces);
+    let histogram = |keys: &[u64], shift: usize| -> Vec<Vec<usize>> {
+        let count = |c: &[u64]| {
+            let mut h = vec![0usize; BUCKETS];
+            for &k in c {
+                h[((k >> shift) as usize) & MASK] += 1;
+            }
+            h
+        };
+        match pieces {
+            1 => vec![count(keys)],
+            _ => keys.par_chunks(piece).map(count).collect(),
         }
-    }
-    let mut spare_keys = vec![0u64; n];
-    let mut spare_payload = payload.as_ref().map(|_| vec![0i64; n]);
-    for (byte, c) in counts.iter().enumerate() {
-        if c.iter().any(|&m| m == n) {
+    };
+    let mut spare_keys: Vec<u64> = Vec::with_capacity(n);
+    let mut spare_payload: Option<Vec<i64>> = payload.as_ref().map(|_| Vec::with_capacity(n));
+    for shift in (0..8 * bytes).step_by(DIGIT) {
+        let counts = histogram(keys, shift);
+        let constant = (0..BUCKETS).any(|d| counts.iter().map(|h| h[d]).sum::<usize>() == n);
+        if constant {
             continue;
         }
-        let mut starts = [0usize; 256];
+        // Where each piece's keys of each digit go: digits in order, pieces in order within one.
+        let mut starts = vec![vec![0usize; BUCKETS]; counts.len()];
         let mut total = 0;
-        for (s, &m) in starts.iter_mut().zip(c) {
-            *s = total;
-            total += m;
-        }
-        let shift = 8 * byte;
-        match (payload.as_mut(), spare_payload.as_mut()) {
-            (Some(p), Some(sp)) => {
-                for (&k, &v) in keys.iter().zip(p.iter()) {
-                    let d = ((k >> shift) & 0xff) as usize;
-                    spare_keys[starts[d]] = k;
-                    sp[starts[d]] = v;
-                    starts[d] += 1;
-                }
-                std::mem::swap(p, sp);
+        for d in 0..BUCKETS {
+            for (s, h) in starts.iter_mut().zip(&counts) {
+                s[d] = total;
+                total += h[d];
             }
-            _ => {
-                for &k in keys.iter() {
-                    let d = ((k >> shift) & 0xff) as usize;
-                    spare_keys[starts[d]] = k;
-                    starts[d] += 1;
+        }
+        let out_keys = Shared(spare_keys.as_mut_ptr());
+        let out_payload = spare_payload.as_mut().map(|p| Shared(p.as_mut_ptr()));
+        let scatter = |k: usize, mut places: Vec<usize>| {
+            let range = k * piece..((k + 1) * piece).min(n);
+            let (out_keys, out_payload) = (out_keys, out_payload);
+            for i in range {
+                let key = keys[i];
+                let d = ((key >> shift) as usize) & MASK;
+                // SAFETY: `places[d]` is inside this piece's share of the n positions.
+                unsafe {
+                    *out_keys.0.add(places[d]) = key;
+                    if let (Some(out), Some(p)) = (out_payload, payload.as_ref()) {
+                        *out.0.add(places[d]) = p[i];
+                    }
                 }
+                places[d] += 1;
+            }
+        };
+        match pieces {
+            1 => scatter(0, starts.swap_remove(0)),
+            _ => starts
+                .into_par_iter()
+                .enumerate()
+                .for_each(|(k, s)| scatter(k, s)),
+        }
+        // SAFETY: every one of the n positions was written by the scatter.
+        unsafe {
+            spare_keys.set_len(n);
+            if let Some(p) = spare_payload.as_mut() {
+                p.set_len(n);
             }
         }
         std::mem::swap(keys, &mut spare_keys);
+        if let (Some(p), Some(sp)) = (payload.as_mut(), spare_payload.as_mut()) {
+            std::mem::swap(p, sp);
+        }
     }
 }
 
@@ -195,16 +246,16 @@ macro_rules! real_row_sort {
     ($($t:ty),*) => {$(
         impl RowSort for $t {
             fn argsort_row(row: &[Self], descending: bool) -> Vec<i64> {
-                argsort_keys(row.iter().map(|x| x.key()).collect(), <$t>::BYTES, descending)
+                let keys = row.par_iter().with_min_len(PARALLEL_SORT).map(|x| x.key()).collect();
+                argsort_keys(keys, <$t>::BYTES, descending)
             }
             fn sort_row(row: &[Self], descending: bool) -> Vec<Self> {
-                let mut keys: Vec<u64> = row.iter().map(|x| x.bits()).collect();
-                if descending {
-                    keys.iter_mut().for_each(|k| *k = !*k);
-                }
+                let flip = if descending { u64::MAX } else { 0 };
+                let mut keys: Vec<u64> = row.par_iter().with_min_len(PARALLEL_SORT).map(|x| x.bits() ^ flip).collect();
                 radix_sort(&mut keys, &mut None, <$t>::BYTES);
-                keys.into_iter()
-                    .map(|k| <$t as SortKey>::from_bits(if descending { !k } else { k }))
+                keys.into_par_iter()
+                    .with_min_len(PARALLEL_SORT)
+                    .map(|k| <$t as SortKey>::from_bits(k ^ flip))
                     .collect()
             }
         }
@@ -256,6 +307,9 @@ fn map_rows<T: CpuElement, U: Send>(
     let len = a.shape().last().copied().unwrap_or(1).max(1);
     a.with_view::<T, _>(|v| {
         let data = v.to_slice().expect("contiguous");
+        if data.len() <= len {
+            return f(data);
+        }
         let rows: Vec<Vec<U>> = data.par_chunks(len).map(&f).collect();
         rows.into_iter().flatten().collect()
     })
@@ -372,4 +426,29 @@ pub fn searchsorted(sorted: &Array, values: &Array, right: bool) -> Result<Array
         })
         .collect();
     Ok(Array::from_vec(positions, values.shape().to_vec()))
+}
+
+/// The `k`-th smallest element of each row (the last axis) of a contiguous cpu array of a real
+/// dtype, for each k of `ranks` (NaN above everything): quickselect, no full sort.
+pub fn select_rows(rows: &Array, ranks: &[usize]) -> Result<Vec<Array>> {
+    let len = rows.shape().last().copied().unwrap_or(1).max(1);
+    let shape = rows.shape()[..rows.ndim().saturating_sub(1)].to_vec();
+    with_real_dtype!(rows.dtype(), T => {
+        let picked: Vec<Vec<T>> = map_rows::<T, Vec<T>>(rows, |row| {
+            let mut keys: Vec<u64> = row.iter().map(|x| x.bits()).collect();
+            ranks
+                .iter()
+                .map(|&k| <T as SortKey>::from_bits(*keys.select_nth_unstable(k.min(len - 1)).1))
+                .map(|x| vec![x])
+                .collect()
+        })?;
+        let count = picked.len() / ranks.len().max(1);
+        Ok((0..ranks.len())
+            .map(|r| {
+                let values: Vec<T> = (0..count).map(|row| picked[row * ranks.len() + r][0]).collect();
+                Array::from_vec(values, shape.clone())
+            })
+            .collect())
+    },
+    complex => Err(crate::error::type_error("complex numbers have no order statistics here")))
 }

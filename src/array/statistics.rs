@@ -26,17 +26,21 @@ fn float_of(dtype: DType) -> DType {
     }
 }
 
-/// `a` along `axis` (flattened when `None`) with that axis last, and sorted.
-fn sorted_last(a: &Array, axis: Option<i64>) -> Result<Array> {
+/// `a` as floats along `axis` (flattened when `None`) with that axis last.
+fn rows_last(a: &Array, axis: Option<i64>) -> Result<Array> {
     let a = a.astype(float_of(a.dtype()))?;
     match axis {
-        None => sort::sort(&ravel(&a)?, Some(0), false, false),
+        None => ravel(&a),
         Some(axis) => {
             let d = normalize_axis(axis, a.ndim())?;
-            let last = moveaxis(&a, &[d as i64], &[a.ndim() as i64 - 1])?;
-            sort::sort(&last, Some(-1), false, false)
+            moveaxis(&a, &[d as i64], &[a.ndim() as i64 - 1])
         }
     }
+}
+
+/// `a` along `axis` (flattened when `None`) with that axis last, and sorted.
+fn sorted_last(a: &Array, axis: Option<i64>) -> Result<Array> {
+    sort::sort(&rows_last(a, axis)?, Some(-1), false, false)
 }
 
 /// Element `k` of the last axis of every row (a view).
@@ -79,25 +83,52 @@ pub fn quantiles(a: &Array, q: &[f64], axis: Option<i64>, median: bool) -> Resul
             "quantiles must be in the range [0, 1], not {bad}"
         )));
     }
-    let sorted = sorted_last(a, axis)?;
-    let n = *sorted.shape().last().unwrap_or(&1);
+    let rows = rows_last(a, axis)?;
+    let n = *rows.shape().last().unwrap_or(&1);
     if n == 0 {
         return Err(value_error("cannot take a quantile of an empty array"));
     }
-    let has_nan = unary(Op::Isnan, &at_last(&sorted, n - 1)?)?;
-    q.iter()
+    // The two ranks each q interpolates between.
+    let ranks: Vec<(usize, usize, f64)> = q
+        .iter()
         .map(|&q| {
             let position = q * (n - 1) as f64;
             let low = position.floor() as usize;
-            let high = match median {
-                true => n / 2,
-                false => (low + 1).min(n - 1),
-            };
-            let (a, b) = (at_last(&sorted, low)?, at_last(&sorted, high)?);
+            let high = if median { n / 2 } else { (low + 1).min(n - 1) };
+            (low, high, position - low as f64)
+        })
+        .collect();
+    // The elements of those ranks: selected on the cpu, read from a sorted copy on the gpu.
+    let wanted: Vec<usize> = ranks.iter().flat_map(|&(l, h, _)| [l, h]).collect();
+    let picked: Vec<Array> = match rows.device() {
+        crate::device::Device::Cpu => sort::select_rows(&rows.contiguous()?, &wanted)?,
+        crate::device::Device::Gpu => {
+            let sorted = sort::sort(&rows, Some(-1), false, false)?;
+            wanted
+                .iter()
+                .map(|&k| at_last(&sorted, k))
+                .collect::<Result<_>>()?
+        }
+    };
+    let any_nan = |x: &Array| {
+        reduce_axes(
+            Statistic::Reduce(Reduction::Any),
+            &unary(Op::Isnan, x)?,
+            Some(&[-1]),
+            false,
+            0.0,
+        )
+    };
+    let has_nan = any_nan(&rows)?;
+    ranks
+        .iter()
+        .enumerate()
+        .map(|(i, &(low, high, t))| {
+            let (a, b) = (&picked[2 * i], &picked[2 * i + 1]);
             let value = if median && low != high {
-                with_scalar(Op::Divide, &binary(Op::Add, &a, &b)?, Scalar::Float(2.0))?
+                with_scalar(Op::Divide, &binary(Op::Add, a, b)?, Scalar::Float(2.0))?
             } else {
-                lerp(&a, &b, position - low as f64)?
+                lerp(a, b, t)?
             };
             let nan = full_like(&value, Scalar::Float(f64::NAN), value.dtype())?;
             choose(&has_nan, &nan, &value)
@@ -642,6 +673,10 @@ pub fn histogram(
     let values = a.astype(dtype)?;
     let edges = bin_edges(&values, bins)?.astype(dtype)?;
     let n = edges.size() - 1;
+    if let (Bins::Count(..), None, DType::F64 | DType::F32) = (bins, weights, dtype) {
+        let counts = uniform_counts(&values, &edges)?;
+        return finish_histogram(counts, edges, density);
+    }
     let first = at_last(&edges, 0)?;
     let last = at_last(&edges, n)?;
     let index = match bins {
@@ -697,6 +732,11 @@ pub fn histogram(
         Bins::Edges(given) => given.clone(),
         Bins::Count(..) => edges,
     };
+    finish_histogram(counts, edges, density)
+}
+
+/// The counts, or with `density` each bin's share of them divided by its width.
+fn finish_histogram(counts: Array, edges: Array, density: bool) -> Result<(Array, Array)> {
     if !density {
         return Ok((counts, edges));
     }
@@ -704,6 +744,68 @@ pub fn histogram(
     let total = reduce_axes(Statistic::Reduce(Reduction::Sum), &counts, None, false, 0.0)?;
     let density = binary(Op::Divide, &binary(Op::Divide, &counts, &widths)?, &total)?;
     Ok((density, edges))
+}
+
+/// Counts over equal bins in one pass over the values (f64 or f32), with NumPy's arithmetic and
+/// its correction against the edges; on the gpu one kernel.
+fn uniform_counts(values: &Array, edges: &Array) -> Result<Array> {
+    let bins = edges.size() - 1;
+    let ends = edges.to_vec::<f64>()?;
+    let (first, span) = (ends[0], ends[bins] - ends[0]);
+    if values.device() == crate::device::Device::Gpu {
+        return super::on_gpu::histogram_uniform(values, edges, first, span);
+    }
+    use rayon::prelude::*;
+    fn count<T: num_traits::Float + Into<f64> + Send + Sync>(
+        x: &[T],
+        edges: &[T],
+        first: T,
+        span: T,
+    ) -> Vec<i64> {
+        let bins = edges.len() - 1;
+        let (low, high) = (edges[0], edges[bins]);
+        x.par_chunks(1 << 16)
+            .map(|chunk| {
+                let mut h = vec![0i64; bins];
+                for &v in chunk {
+                    if !(v >= low && v <= high) {
+                        continue;
+                    }
+                    let scale = T::from(bins).expect("a bin count is a float");
+                    let scaled: f64 = ((v - first) / span * scale).into();
+                    let mut k = (scaled as usize).min(bins - 1);
+                    if v < edges[k] {
+                        k = k.saturating_sub(1);
+                    }
+                    if k != bins - 1 && v >= edges[k + 1] {
+                        k += 1;
+                    }
+                    h[k] += 1;
+                }
+                h
+            })
+            .reduce(
+                || vec![0i64; bins],
+                |mut a, b| {
+                    a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                    a
+                },
+            )
+    }
+    let counts = match values.dtype() {
+        DType::F32 => {
+            let e = edges.to_vec::<f32>()?;
+            values.contiguous()?.with_view::<f32, _>(|x| {
+                let x = x.to_slice().expect("contiguous");
+                count(x, &e, first as f32, span as f32)
+            })?
+        }
+        _ => values.contiguous()?.with_view::<f64, _>(|x| {
+            let x = x.to_slice().expect("contiguous");
+            count(x, &ends, first, span)
+        })?,
+    };
+    Ok(Array::from_vec(counts, vec![bins]))
 }
 
 /// NumPy's `digitize`: the bin of each value for monotonic `bins` (increasing or decreasing).

@@ -15,11 +15,12 @@ use super::driver::{driver_error, Gpu};
 use crate::error::{device_error, Result};
 
 /// The hand-written modules: name and CUDA source.
-const SOURCES: [(&str, &str); 4] = [
+const SOURCES: [(&str, &str); 5] = [
     ("index", include_str!("../../../kernels/index.cu")),
     ("conv", include_str!("../../../kernels/conv.cu")),
     ("fault", include_str!("../../../kernels/fault.cu")),
     ("sort", include_str!("../../../kernels/sort.cu")),
+    ("histogram", include_str!("../../../kernels/histogram.cu")),
 ];
 
 #[derive(Default)]
