@@ -729,7 +729,13 @@ impl Interpreter {
                 };
                 let subs = self.subscripts(subscripts, a.device(), frame)?;
                 if a.device() == Device::Gpu && reads_one_element(&a, &subs) {
-                    self.scalar_guard()?;
+                    // `x[0] = v` sends one element; `x[0] += v` first reads it.
+                    let access = if op.is_some() {
+                        Access::Read
+                    } else {
+                        Access::Write
+                    };
+                    self.scalar_guard(access)?;
                 }
                 let new_value = match op {
                     None => rhs,
@@ -828,7 +834,7 @@ impl Interpreter {
 
     fn index_value(&mut self, a: &Array, subs: &[index::Subscript]) -> Result<Value> {
         if a.device() == Device::Gpu && reads_one_element(a, subs) {
-            self.scalar_guard()?;
+            self.scalar_guard(Access::Read)?;
         }
         Ok(match index::get(a, subs)? {
             Selection::Scalar(s) => Value::from_scalar(s),
@@ -838,14 +844,18 @@ impl Interpreter {
 
     /// The scalar guard (LANGUAGE.md §5): an element of a gpu array is about to be read or
     /// written on its own, one device↔host copy.
-    fn scalar_guard(&mut self) -> Result<()> {
-        const FIX: &str =
-            "each element is a separate device→host copy; move the array once with to(x, cpu)";
+    fn scalar_guard(&mut self, access: Access) -> Result<()> {
+        let (verb, copy) = match access {
+            Access::Read => ("reads", "device→host"),
+            Access::Write => ("writes", "host→device"),
+        };
+        let fix =
+            format!("each element is a separate {copy} copy; move the array once with to(x, cpu)");
         match self.scalar_mode {
             ScalarMode::Allow => Ok(()),
             ScalarMode::Error => Err(Error::new(
                 ErrorKind::Device,
-                format!("scalar indexing of a gpu array is disallowed (:scalar error): {FIX}"),
+                format!("scalar indexing of a gpu array is disallowed (:scalar error): {fix}"),
             )),
             ScalarMode::Warn if self.scalar_warned => Ok(()),
             ScalarMode::Warn => {
@@ -864,7 +874,7 @@ impl Interpreter {
                     format!("{name}:{line}: `{text}`: ")
                 });
                 let text = format!(
-                    "warning: {place}reads one element of a gpu array: {FIX} (shown once; :scalar allow hides it, :scalar error forbids it)\n"
+                    "warning: {place}{verb} one element of a gpu array: {fix} (shown once; :scalar allow hides it, :scalar error forbids it)\n"
                 );
                 let text = if self.color {
                     use colored::Colorize;
@@ -988,7 +998,7 @@ impl Interpreter {
                     if let (Value::Int(i), 1) = (&i, a.ndim()) {
                         let position = crate::base::layout::normalize_index(*i, a.shape()[0], 0)?;
                         if a.device() == Device::Gpu {
-                            self.scalar_guard()?;
+                            self.scalar_guard(Access::Read)?;
                         }
                         return Ok(Value::from_scalar(a.element(&[position])?));
                     }
@@ -1211,6 +1221,13 @@ pub(crate) fn line_at(sources: &SourceMap, position: u64) -> usize {
 /// A statement's place as the plan records it: its source and byte offset.
 fn position_of(span: Span) -> u64 {
     ((span.source as u64) << 32) | span.start as u64
+}
+
+/// Which way a lone element of a gpu array travels.
+#[derive(Clone, Copy)]
+enum Access {
+    Read,
+    Write,
 }
 
 /// True when `subs` name one position on every axis of `a`: one element, read or written alone.

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-/// The table fits an 80-column terminal: long source lines wrap inside their column.
+/// The table fits an 80-column terminal: long source lines are cut to one row with `…`.
 pub const MAX_WIDTH: u16 = 80;
 
 use crate::error::SourceMap;
@@ -82,22 +82,48 @@ impl Profiler {
     /// The per-line table and, under it, a hint naming the costliest line and why.
     pub fn report(&self, sources: &SourceMap, width: u16) -> String {
         let run: f64 = self.lines.values().map(|c| c.seconds).sum();
-        let mut table = report::table(&[
+        let header = [
             "line", "hits", "time", "share", "H→D", "D→H", "kernels", "source",
-        ]);
+        ];
+        let mut table = report::table(&header);
         table.set_width(width);
-        for (&(source, line), cost) in &self.lines {
-            let text = sources.line_text(source, line).unwrap_or("").trim();
-            table.add_row(vec![
-                line.to_string(),
-                cost.hits.to_string(),
-                report::seconds(cost.seconds),
-                format!("{:.1}%", percent(cost.seconds, run)),
-                report::transfers(cost.counters.h2d_count, cost.counters.h2d_bytes),
-                report::transfers(cost.counters.d2h_count, cost.counters.d2h_bytes),
-                cost.counters.kernels.to_string(),
-                text.to_string(),
-            ]);
+        let rows: Vec<Vec<String>> = self
+            .lines
+            .iter()
+            .map(|(&(source, line), cost)| {
+                vec![
+                    line.to_string(),
+                    cost.hits.to_string(),
+                    report::seconds(cost.seconds),
+                    format!("{:.1}%", percent(cost.seconds, run)),
+                    report::transfers(cost.counters.h2d_count, cost.counters.h2d_bytes),
+                    report::transfers(cost.counters.d2h_count, cost.counters.d2h_bytes),
+                    cost.counters.kernels.to_string(),
+                    sources
+                        .line_text(source, line)
+                        .unwrap_or("")
+                        .trim()
+                        .to_string(),
+                ]
+            })
+            .collect();
+        // Every column but the source as wide as its widest cell, each with a border and two
+        // spaces; the source gets the rest of the line, cut with `…` (as line_profiler does).
+        let columns = header.len() - 1;
+        let others: usize = (0..columns)
+            .map(|c| {
+                rows.iter()
+                    .map(|r| r[c].chars().count())
+                    .chain(std::iter::once(header[c].chars().count()))
+                    .max()
+                    .unwrap_or(0)
+                    + 3
+            })
+            .sum();
+        let room = (width as usize).saturating_sub(others + 4).max(8);
+        for mut row in rows {
+            row[columns] = cut(&row[columns], room);
+            table.add_row(row);
         }
         let mut out = format!(
             "per-line profile (the device is synchronized after each statement, so time lands on the line that caused it)\n{table}\ntotal {}\n",
@@ -163,6 +189,15 @@ impl Profiler {
 
 /// The lines whose work a line's passes fused, when that is more than the line itself or its
 /// passes fused several operations.
+/// `text` cut to `room` characters, the last one `…` when it was longer.
+fn cut(text: &str, room: usize) -> String {
+    if text.chars().count() <= room {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(room.saturating_sub(1)).collect();
+    format!("{kept}…")
+}
+
 fn fused_lines(sources: &SourceMap, line: usize, cost: &LineCost) -> Option<String> {
     let mut lines: Vec<usize> = cost
         .fused_positions

@@ -906,6 +906,8 @@ fn double_param(v: f64) -> Param {
 /// Elements of a flat running sum each block scans (three launches: block totals, a scan of
 /// the totals, each block's scan from the total before it).
 const SCAN_CHUNK: usize = 4096;
+/// Elements each thread of a flat scan's last pass holds (1024 threads cover a chunk).
+const SCAN_ITEMS: usize = 4;
 
 fn scan_text(plan: &Plan, out: DType, flat: bool, product: bool) -> String {
     let acc = plan.nodes.last().expect("plans have nodes").dtype();
@@ -969,7 +971,14 @@ fn scan_text(plan: &Plan, out: DType, flat: bool, product: bool) -> String {
     src.line("}");
     src.line("shared[threadIdx.x] = sum;");
     src.line("__syncthreads();");
-    src.line(format!("if (threadIdx.x == 0) {{ {a} t = {zero}; for (int k = 0; k < blockDim.x; ++k) t = {combine}(t, shared[k]); totals[blockIdx.x] = t; }}"));
+    // A tree over the block's partial sums (in order, so that only association changes).
+    src.line("for (int half = blockDim.x / 2; half > 0; half >>= 1) {");
+    src.line(format!(
+        "if (threadIdx.x < half) shared[threadIdx.x] = {combine}(shared[threadIdx.x], shared[threadIdx.x + half]);"
+    ));
+    src.line("__syncthreads();");
+    src.line("}");
+    src.line("if (threadIdx.x == 0) totals[blockIdx.x] = shared[0];");
     src.text.push_str("}\n");
     text.push_str(&src.text);
     let _ = writeln!(
@@ -997,33 +1006,40 @@ fn scan_text(plan: &Plan, out: DType, flat: bool, product: bool) -> String {
         "scan_apply",
         &format!("const {a}* offsets, {out_ty}* out"),
     );
+    // Each thread scans SCAN_ITEMS consecutive elements in registers; one block scan of the
+    // threads' totals then places them.
     src.line(format!("__shared__ {a} shared[1024];"));
-    src.line(format!("__shared__ {a} last;"));
     src.line(format!(
         "{index} start = ({index})blockIdx.x * {SCAN_CHUNK};"
     ));
     src.line(format!(
         "{index} end = start + {SCAN_CHUNK} < n ? start + {SCAN_CHUNK} : n;"
     ));
-    src.line(format!("{a} carry = offsets[blockIdx.x];"));
     src.line(format!(
-        "for ({index} base_j = start; base_j < end; base_j += blockDim.x) {{"
+        "{index} first = start + ({index})threadIdx.x * {SCAN_ITEMS};"
     ));
-    src.line(format!("{index} j = base_j + threadIdx.x;"));
+    src.line(format!("{a} items[{SCAN_ITEMS}];"));
+    src.line(format!("{a} running = {zero};"));
+    src.line(format!("for (int r = 0; r < {SCAN_ITEMS}; ++r) {{"));
+    src.line(format!("{index} j = first + r;"));
     src.line(format!("{a} x = {zero};"));
     src.line("if (j < end) {");
     emit_values(plan, &mut src, 1, index, "j");
     src.line(format!("x = v{root}_0;"));
     src.line("}");
-    src.line(format!("{a} inclusive = block_inclusive_scan(x, shared);"));
+    src.line(format!("running = {combine}(running, x);"));
+    src.line("items[r] = running;");
+    src.line("}");
+    src.line("block_inclusive_scan(running, shared);");
+    src.line(format!(
+        "{a} before = {combine}(offsets[blockIdx.x], threadIdx.x > 0 ? shared[threadIdx.x - 1] : {zero});"
+    ));
+    src.line(format!("for (int r = 0; r < {SCAN_ITEMS}; ++r) {{"));
+    src.line(format!("{index} j = first + r;"));
     src.line(format!(
         "if (j < end) out[j] = {};",
-        put(&format!("{combine}(carry, inclusive)"))
+        put(&format!("{combine}(before, items[r])"))
     ));
-    src.line("if (threadIdx.x == blockDim.x - 1) last = inclusive;");
-    src.line("__syncthreads();");
-    src.line(format!("carry = {combine}(carry, last);"));
-    src.line("__syncthreads();");
     src.line("}");
     src.text.push_str("}\n");
     text.push_str(&src.text);
