@@ -31,7 +31,7 @@ pub enum Value {
     Array(Rc<Array>),
     /// A host list (`[a, b]` of arrays, or a literal passed straight to a function).
     List(Rc<Vec<Value>>),
-    /// A shape: `x.shape`, printed as Python prints a tuple.
+    /// A tuple: `x.shape`, the several results of `unique`, `split` ... (printed as Python does).
     Tuple(Rc<Vec<Value>>),
     /// `range(...)`, iterated lazily.
     Range {
