@@ -326,8 +326,9 @@ pub fn reduce_axes(
     };
     let arg = matches!(s, Statistic::Reduce(Reduction::ArgMin | Reduction::ArgMax));
     let reduced = match axes.as_slice() {
-        [axis] => reduce_axis(s, a, *axis as i64, ddof)?,
+        // All axes (also the one axis of a 1-d array): one full reduction, not lanes.
         _ if axes.len() == ndim => reduce_all_array(s, a, ddof)?,
+        [axis] => reduce_axis(s, a, *axis as i64, ddof)?,
         _ if arg => {
             return Err(crate::error::type_error(
                 "argmin/argmax take one axis or none",
