@@ -5,6 +5,7 @@
 pub mod contract;
 pub mod format;
 pub mod gpu_sort;
+pub mod histogram;
 pub mod index;
 pub mod join;
 pub mod linalg;

@@ -6,7 +6,7 @@
 use super::manipulation::ints_arg;
 use super::{array_arg, axis_arg, builtin, count_arg, float_arg, optional_dtype, Args, Builtin};
 use crate::array::reduce::{self, Statistic};
-use crate::array::{statistics, Array};
+use crate::array::{histogram, statistics, Array};
 use crate::error::{type_error, value_error, Result};
 use crate::interp::convert;
 use crate::interp::value::Value;
@@ -360,7 +360,7 @@ pub fn more_builtins() -> Vec<Builtin> {
                 let weights = a.get(1).map(|w| array_arg(i, w)).transpose()?;
                 let minlength = a.get(2).map(|v| count_arg(v, "minlength")).transpose()?.unwrap_or(0);
                 let minlength = usize::try_from(minlength).map_err(|_| value_error("'minlength' must not be negative"))?;
-                statistics::bincount(&x, weights.as_ref(), minlength).map(Value::array)
+                histogram::bincount(&x, weights.as_ref(), minlength).map(Value::array)
             }
         ),
         builtin!(
@@ -372,7 +372,7 @@ pub fn more_builtins() -> Vec<Builtin> {
                 let x = array_arg(i, a.required(0))?;
                 let bins = bins_arg(i, &a)?;
                 let weights = a.get(4).map(|w| array_arg(i, w)).transpose()?;
-                let (counts, edges) = statistics::histogram(&x, &bins, weights.as_ref(), bool_arg(&a, 3)?)?;
+                let (counts, edges) = histogram::histogram(&x, &bins, weights.as_ref(), bool_arg(&a, 3)?)?;
                 Ok(super::manipulation::tuple_of(vec![counts, edges]))
             }
         ),
@@ -385,7 +385,7 @@ pub fn more_builtins() -> Vec<Builtin> {
                 let x = array_arg(i, a.required(0))?;
                 let bins = bins_arg(i, &a)?;
                 let dtype = if x.dtype().is_inexact() { x.dtype() } else { crate::base::DType::F64 };
-                statistics::bin_edges(&x.astype(dtype)?, &bins)?.astype(dtype).map(Value::array)
+                histogram::bin_edges(&x.astype(dtype)?, &bins)?.astype(dtype).map(Value::array)
             }
         ),
         builtin!(
@@ -396,7 +396,7 @@ pub fn more_builtins() -> Vec<Builtin> {
             |i, a| {
                 let x = super::array_arg_on(i, a.required(0), true)?;
                 let bins = array_arg(i, a.required(1))?;
-                statistics::digitize(&x, &bins, bool_arg(&a, 2)?).map(Value::array)
+                histogram::digitize(&x, &bins, bool_arg(&a, 2)?).map(Value::array)
             }
         ),
         builtin!(
@@ -598,7 +598,7 @@ fn nan_statistic(
     scalar_unless_axes(result, axes.is_none() && !keepdims)
 }
 
-fn bins_arg(interp: &mut Interpreter, args: &Args) -> Result<statistics::Bins> {
+fn bins_arg(interp: &mut Interpreter, args: &Args) -> Result<histogram::Bins> {
     let range = match args.get(2) {
         None => None,
         Some(r) => {
@@ -611,7 +611,7 @@ fn bins_arg(interp: &mut Interpreter, args: &Args) -> Result<statistics::Bins> {
         }
     };
     Ok(match args.get(1) {
-        None => statistics::Bins::Count(10, range),
+        None => histogram::Bins::Count(10, range),
         Some(v @ (Value::List(_) | Value::Tuple(_) | Value::Array(_))) => {
             let edges = array_arg(interp, v)?;
             if edges.ndim() != 1 || edges.size() < 2 {
@@ -619,12 +619,12 @@ fn bins_arg(interp: &mut Interpreter, args: &Args) -> Result<statistics::Bins> {
                     "`bins` must be 1d, when an array, with at least two edges",
                 ));
             }
-            statistics::Bins::Edges(edges)
+            histogram::Bins::Edges(edges)
         }
         Some(n) => {
             let n = usize::try_from(count_arg(n, "bins")?)
                 .map_err(|_| value_error("`bins` must be positive, when an integer"))?;
-            statistics::Bins::Count(n, range)
+            histogram::Bins::Count(n, range)
         }
     })
 }
