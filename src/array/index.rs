@@ -568,7 +568,7 @@ pub fn take_along_axis(a: &Array, index: &Array, axis: i64) -> Result<Array> {
 /// `values` (broadcast to the selection) stored at `index` along `axis`.
 pub fn put_along_axis(a: &Array, index: &Array, values: Operand, axis: i64) -> Result<()> {
     let selection = along_axis(a, index, axis)?;
-    let values = selection_values(a, &selection.layout.shape.to_vec(), values)?;
+    let values = selection_values(a, &selection.layout.shape, values)?;
     selection.put(a, &values)
 }
 

@@ -318,7 +318,7 @@ pub fn split_even(a: &Array, sections: usize, axis: i64, equal: bool) -> Result<
     }
     let d = normalize_axis(axis, a.ndim())?;
     let n = a.shape()[d];
-    if equal && n % sections != 0 {
+    if equal && !n.is_multiple_of(sections) {
         return Err(value_error(
             "array split does not result in an equal division",
         ));

@@ -354,26 +354,6 @@ pub fn range_len(start: i64, stop: i64, step: i64) -> u128 {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::syntax::ast::UnaryOp;
-
-    #[test]
-    fn every_array_operator_has_a_row_of_the_table() {
-        use BinOp::*;
-        for op in [
-            Add, Sub, Mul, Div, FloorDiv, Mod, Pow, BitAnd, BitOr, BitXor, Shl, Shr, Eq, Ne, Lt,
-            Le, Gt, Ge,
-        ] {
-            assert_eq!(row_of(op).symbol, Some(op.symbol()));
-        }
-        for op in [UnaryOp::Neg, UnaryOp::Pos, UnaryOp::Invert] {
-            assert_eq!(table::by_symbol(op.symbol(), false).nin, 1);
-        }
-    }
-}
-
 /// The `count` values `a, b = value` binds: the items of a tuple or list, or the sub-arrays of
 /// an array along its first axis, with Python's messages when the counts differ.
 pub fn unpack(value: &Value, count: usize) -> Result<Vec<Value>> {
@@ -415,4 +395,24 @@ fn unpack_error(got: usize, expected: usize) -> crate::error::Error {
     } else {
         format!("not enough values to unpack (expected {expected}, got {got})")
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::ast::UnaryOp;
+
+    #[test]
+    fn every_array_operator_has_a_row_of_the_table() {
+        use BinOp::*;
+        for op in [
+            Add, Sub, Mul, Div, FloorDiv, Mod, Pow, BitAnd, BitOr, BitXor, Shl, Shr, Eq, Ne, Lt,
+            Le, Gt, Ge,
+        ] {
+            assert_eq!(row_of(op).symbol, Some(op.symbol()));
+        }
+        for op in [UnaryOp::Neg, UnaryOp::Pos, UnaryOp::Invert] {
+            assert_eq!(table::by_symbol(op.symbol(), false).nin, 1);
+        }
+    }
 }
