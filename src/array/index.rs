@@ -200,6 +200,10 @@ fn on_device(a: &Array, subscripts: Vec<Subscript>) -> Result<Vec<Subscript>> {
     subscripts
         .into_iter()
         .map(|s| match s {
+            // `x[true]`: read on the host, where the interpreter made it.
+            Subscript::Array(ix) if ix.ndim() == 0 && ix.dtype() == DType::Bool => {
+                Ok(Subscript::Array(ix))
+            }
             Subscript::Array(ix) => {
                 let ix = ix.to_device(a.device())?;
                 Ok(Subscript::Array(match ix.dtype() {
