@@ -939,19 +939,37 @@ fn scan_text(plan: &Plan, out: DType, flat: bool, product: bool) -> String {
     }
     let _ = writeln!(
         text,
-        "__device__ {a} block_inclusive_scan({a} x, {a} *shared) {{
-    int t = threadIdx.x;
-    shared[t] = x;
-    __syncthreads();
-    for (int d = 1; d < blockDim.x; d <<= 1) {{
-        {a} add = t >= d ? shared[t - d] : {zero};
-        __syncthreads();
-        shared[t] = {combine}(shared[t], add);
-        __syncthreads();
+        "// The inclusive scan of x over the block (all threads call it; blockDim a multiple of 32),
+// left in shared[threadIdx.x] too: warp shuffles, then a scan of the warps' totals.
+__device__ {a} block_inclusive_scan({a} x, {a} *shared) {{
+    static_assert(sizeof({a}) % 4 == 0, \"shuffled as 32-bit words\");
+    __shared__ {a} warps[32];
+    int t = threadIdx.x, lane = t & 31, warp = t >> 5;
+    {a} v = x;
+    for (int d = 1; d < 32; d <<= 1) {{
+        {a} up = v;
+        unsigned int *w = reinterpret_cast<unsigned int *>(&up);
+        for (int k = 0; k < (int)(sizeof({a}) / 4); ++k) w[k] = __shfl_up_sync(0xffffffffu, w[k], d);
+        if (lane >= d) v = {combine}(up, v);
     }}
-    {a} r = shared[t];
+    if (lane == 31) warps[warp] = v;
     __syncthreads();
-    return r;
+    if (warp == 0) {{
+        int count = blockDim.x >> 5;
+        {a} s = lane < count ? warps[lane] : {zero};
+        for (int d = 1; d < 32; d <<= 1) {{
+            {a} up = s;
+            unsigned int *w = reinterpret_cast<unsigned int *>(&up);
+            for (int k = 0; k < (int)(sizeof({a}) / 4); ++k) w[k] = __shfl_up_sync(0xffffffffu, w[k], d);
+            if (lane >= d) s = {combine}(up, s);
+        }}
+        if (lane < count) warps[lane] = s;
+    }}
+    __syncthreads();
+    if (warp > 0) v = {combine}(warps[warp - 1], v);
+    shared[t] = v;
+    __syncthreads();
+    return v;
 }}"
     );
     let (mut src, index) = header(plan, "scan_totals", &format!("{a}* totals"));
