@@ -158,19 +158,7 @@ pub fn set(a: &Array, subscripts: &[Subscript], value: Operand) -> Result<()> {
         }
     }
     let selection = AdvancedSelection::new(a, &subscripts)?;
-    let shape = selection.layout.shape.to_vec();
-    let values = match value {
-        Operand::Scalar(s) => Array::full(&shape, s, a.dtype(), a.device())?,
-        Operand::Array(v) => {
-            let v = fitted(v, &shape)?;
-            let v = v.with_layout(v.layout().broadcast_to(&shape)?);
-            if v.shares_buffer(a) || v.dtype() != a.dtype() || !v.layout().is_contiguous() {
-                v.astype(a.dtype())?
-            } else {
-                v
-            }
-        }
-    };
+    let values = selection_values(a, &selection.layout.shape, value)?;
     selection.put(a, &values)
 }
 

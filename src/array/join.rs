@@ -30,8 +30,8 @@ fn empty_like(like: &Array, shape: &[usize], dtype: DType) -> Result<Array> {
     ))
 }
 
-/// The part `start..start + len` of `out` along `axis` (a view to assign into).
-fn part(out: &Array, axis: usize, start: usize, len: usize) -> Array {
+/// The part `start..start + len` of `out` along `axis` (a view).
+pub(super) fn part(out: &Array, axis: usize, start: usize, len: usize) -> Array {
     let mut layout = out.layout().clone();
     if len > 0 {
         layout.offset = (layout.offset as isize + start as isize * layout.strides[axis]) as usize;

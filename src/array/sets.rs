@@ -65,6 +65,34 @@ fn run_starts(sorted: &Array, equal_nan: bool) -> Result<Array> {
     concatenate(&[first, differs], Some(0))
 }
 
+/// Each element's place among the distinct values: the running count of `starts` (over the
+/// sorted elements) minus one, stored back through the sorting `order`.
+fn inverse(starts: &Array, order: &Array) -> Result<Array> {
+    let rank = with_scalar(
+        Op::Subtract,
+        &reduce::scan(starts, Some(0), false)?,
+        Scalar::Int(1),
+    )?;
+    let inverse = Array::full(&[order.size()], Scalar::Int(0), DType::I64, order.device())?;
+    index::set(
+        &inverse,
+        &[index::Subscript::Array(order.clone())],
+        super::ops::Operand::Array(&rank),
+    )?;
+    Ok(inverse)
+}
+
+/// How many elements each distinct value has: the gaps between the first positions and `n`.
+fn counts(first: Array, n: usize) -> Result<Array> {
+    let end = Array::full(&[1], Scalar::Int(n as i64), DType::I64, first.device())?;
+    let bounds = concatenate(&[first, end], Some(0))?;
+    binary(
+        Op::Subtract,
+        &slice(&bounds, Some(1), None)?,
+        &slice(&bounds, None, Some(-1))?,
+    )
+}
+
 /// The distinct elements of the flattened array, sorted, and what else is wanted.
 pub fn unique(a: &Array, wanted: Wanted) -> Result<Unique> {
     let flat = ravel(a)?;
@@ -86,28 +114,11 @@ pub fn unique(a: &Array, wanted: Wanted) -> Result<Unique> {
         out.index = Some(take(order, &first, Some(0))?);
     }
     if let (true, Some(order)) = (wanted.inverse, &order) {
-        let rank = with_scalar(
-            Op::Subtract,
-            &reduce::scan(&starts, Some(0), false)?,
-            Scalar::Int(1),
-        )?;
-        let inverse = Array::full(&[n], Scalar::Int(0), DType::I64, a.device())?;
-        index::set(
-            &inverse,
-            &[index::Subscript::Array(order.clone())],
-            super::ops::Operand::Array(&rank),
-        )?;
         let shape: Vec<i64> = a.shape().iter().map(|&d| d as i64).collect();
-        out.inverse = Some(reshape(&inverse, &shape)?);
+        out.inverse = Some(reshape(&inverse(&starts, order)?, &shape)?);
     }
     if wanted.counts {
-        let end = Array::full(&[1], Scalar::Int(n as i64), DType::I64, a.device())?;
-        let bounds = concatenate(&[first, end], Some(0))?;
-        out.counts = Some(binary(
-            Op::Subtract,
-            &slice(&bounds, Some(1), None)?,
-            &slice(&bounds, None, Some(-1))?,
-        )?);
+        out.counts = Some(counts(first, n)?);
     }
     Ok(out)
 }
@@ -166,27 +177,10 @@ pub fn unique_rows(a: &Array, axis: i64, wanted: Wanted) -> Result<Unique> {
         out.index = Some(take(&order, &first, Some(0))?);
     }
     if wanted.inverse {
-        let rank = with_scalar(
-            Op::Subtract,
-            &reduce::scan(&starts, Some(0), false)?,
-            Scalar::Int(1),
-        )?;
-        let inverse = Array::full(&[rows as usize], Scalar::Int(0), DType::I64, a.device())?;
-        index::set(
-            &inverse,
-            &[index::Subscript::Array(order.clone())],
-            super::ops::Operand::Array(&rank),
-        )?;
-        out.inverse = Some(inverse);
+        out.inverse = Some(inverse(&starts, &order)?);
     }
     if wanted.counts {
-        let end = Array::full(&[1], Scalar::Int(rows), DType::I64, a.device())?;
-        let bounds = concatenate(&[first, end], Some(0))?;
-        out.counts = Some(binary(
-            Op::Subtract,
-            &slice(&bounds, Some(1), None)?,
-            &slice(&bounds, None, Some(-1))?,
-        )?);
+        out.counts = Some(counts(first, rows as usize)?);
     }
     Ok(out)
 }

@@ -434,18 +434,18 @@ pub fn select_rows(rows: &Array, ranks: &[usize]) -> Result<Vec<Array>> {
     let len = rows.shape().last().copied().unwrap_or(1).max(1);
     let shape = rows.shape()[..rows.ndim().saturating_sub(1)].to_vec();
     with_real_dtype!(rows.dtype(), T => {
-        let picked: Vec<Vec<T>> = map_rows::<T, Vec<T>>(rows, |row| {
+        // Row by row, one element per rank.
+        let picked: Vec<T> = map_rows::<T, T>(rows, |row| {
             let mut keys: Vec<u64> = row.iter().map(|x| x.bits()).collect();
             ranks
                 .iter()
                 .map(|&k| <T as SortKey>::from_bits(*keys.select_nth_unstable(k.min(len - 1)).1))
-                .map(|x| vec![x])
                 .collect()
         })?;
         let count = picked.len() / ranks.len().max(1);
         Ok((0..ranks.len())
             .map(|r| {
-                let values: Vec<T> = (0..count).map(|row| picked[row * ranks.len() + r][0]).collect();
+                let values: Vec<T> = (0..count).map(|row| picked[row * ranks.len() + r]).collect();
                 Array::from_vec(values, shape.clone())
             })
             .collect())

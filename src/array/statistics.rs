@@ -2,7 +2,7 @@
 //! sorting, reductions, gathers and elementwise plans, so each runs on the array's device.
 
 use super::index::take_along_axis;
-use super::join::concatenate;
+use super::join::{concatenate, part};
 use super::ops::{binary, choose, unary, with_scalar};
 use super::reduce::{self, normalize_axis, reduce_axes, Statistic};
 use super::shape::{expand_dims, moveaxis, ravel, reshape};
@@ -367,15 +367,8 @@ pub fn diff(
     };
     for _ in 0..n {
         let len = x.shape()[d];
-        let cut = |start: usize, stop: usize| {
-            let mut l = x.layout().clone();
-            if stop > start {
-                l.offset = (l.offset as isize + start as isize * l.strides[d]) as usize;
-            }
-            l.shape[d] = stop.saturating_sub(start);
-            x.with_layout(l)
-        };
-        let (later, earlier) = (cut(1.min(len), len), cut(0, len.saturating_sub(1)));
+        let shorter = len.saturating_sub(1);
+        let (later, earlier) = (part(&x, d, 1.min(len), shorter), part(&x, d, 0, shorter));
         let op = if x.dtype() == DType::Bool {
             Op::NotEqual
         } else {
@@ -396,12 +389,7 @@ pub fn gradient(a: &Array, axis: usize, h: f64) -> Result<Array> {
         ));
     }
     let a = a.astype(float_of(a.dtype()))?;
-    let cut = |start: usize, len: usize| {
-        let mut l = a.layout().clone();
-        l.offset = (l.offset as isize + start as isize * l.strides[axis]) as usize;
-        l.shape[axis] = len;
-        a.with_layout(l)
-    };
+    let cut = |start: usize, len: usize| part(&a, axis, start, len);
     let scale = |x: Array, by: f64| with_scalar(Op::Divide, &x, Scalar::Float(by));
     let first = scale(binary(Op::Subtract, &cut(1, 1), &cut(0, 1))?, h)?;
     let last = scale(binary(Op::Subtract, &cut(n - 1, 1), &cut(n - 2, 1))?, h)?;
@@ -458,19 +446,11 @@ pub fn corrcoef(x: &Array) -> Result<Array> {
 pub fn trapezoid(y: &Array, x: Option<&Array>, dx: f64, axis: i64) -> Result<Array> {
     let d = normalize_axis(axis, y.ndim())?;
     let n = y.shape()[d];
-    let cut = |a: &Array, start: usize, len: usize| {
-        let mut l = a.layout().clone();
-        if len > 0 {
-            l.offset =
-                (l.offset as isize + start as isize * l.strides[d.min(a.ndim() - 1)]) as usize;
-        }
-        l.shape[d.min(a.ndim() - 1)] = len;
-        a.with_layout(l)
-    };
+    let shorter = n.saturating_sub(1);
     let pairs = binary(
         Op::Add,
-        &cut(y, 1.min(n), n.saturating_sub(1)),
-        &cut(y, 0, n.saturating_sub(1)),
+        &part(y, d, 1.min(n), shorter),
+        &part(y, d, 0, shorter),
     )?;
     let weighted = match x {
         Some(x) => {

@@ -146,7 +146,7 @@ pub fn builtins() -> Vec<Builtin> {
                         x = x.astype(d)?;
                     }
                 }
-                if a.get(3).map(convert::truth).transpose()?.unwrap_or(false) {
+                if super::flag_arg(&a, 3, false)? {
                     x = x.copy()?;
                 }
                 Ok(Value::array(x))
@@ -324,7 +324,7 @@ fn spaced(interp: &mut Interpreter, args: &Args) -> Result<(Array, DType, Device
         .transpose()?
         .unwrap_or(50);
     let n = usize::try_from(n).map_err(|_| value_error("linspace: num must be non-negative"))?;
-    let endpoint = args.get(3).map(convert::truth).transpose()?.unwrap_or(true);
+    let endpoint = super::flag_arg(args, 3, true)?;
     let dtype_at = if args.name == "logspace" { 5 } else { 4 };
     let dtype = optional_dtype(args, dtype_at)?.unwrap_or(DType::F64);
     let device = device_or_default(interp, args, dtype_at + 1)?;

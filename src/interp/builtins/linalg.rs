@@ -120,10 +120,7 @@ pub fn builtins() -> Vec<Builtin> {
 
 /// A contraction to no axes is a host scalar, as NumPy's are.
 fn scalar_if_0d(x: array::Array) -> Result<Value> {
-    match x.ndim() {
-        0 => Ok(Value::from_scalar(x.item()?)),
-        _ => Ok(Value::array(x)),
-    }
+    super::reduced(x, true)
 }
 
 fn tensordot(interp: &mut Interpreter, args: Args) -> Result<Value> {

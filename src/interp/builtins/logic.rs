@@ -2,12 +2,11 @@
 //! answers are host bools (from the gpu, one counted device→host copy).
 
 use super::manipulation::ints_arg;
-use super::{array_arg, builtin, Args, Builtin};
+use super::{array_arg, builtin, flag_arg, reduced, Args, Builtin};
 use crate::array::ops::{binary, unary};
 use crate::array::reduce::{self, Statistic};
 use crate::array::Array;
 use crate::error::Result;
-use crate::interp::convert;
 use crate::interp::value::Value;
 use crate::interp::Interpreter;
 use crate::plan::reduce::Reduction;
@@ -50,7 +49,7 @@ pub fn builtins() -> Vec<Builtin> {
                 if x.shape() != y.shape() {
                     return Ok(Value::Bool(false));
                 }
-                let equal_nan = a.get(2).map(convert::truth).transpose()?.unwrap_or(false);
+                let equal_nan = flag_arg(&a, 2, false)?;
                 every(&equal(&x, &y, equal_nan)?)
             }
         ),
@@ -73,16 +72,9 @@ pub fn builtins() -> Vec<Builtin> {
 fn truth(interp: &mut Interpreter, args: &Args, r: Reduction) -> Result<Value> {
     let x = array_arg(interp, args.required(0))?;
     let axes = args.get(1).map(|v| ints_arg(v, "axis")).transpose()?;
-    let keepdims = args
-        .get(2)
-        .map(convert::truth)
-        .transpose()?
-        .unwrap_or(false);
-    let s = Statistic::Reduce(r);
-    match (axes, keepdims) {
-        (None, false) => reduce::statistic_all(s, &x, 0.0).map(Value::from_scalar),
-        (axes, _) => reduce::reduce_axes(s, &x, axes.as_deref(), keepdims, 0.0).map(Value::array),
-    }
+    let keepdims = flag_arg(args, 2, false)?;
+    let result = reduce::reduce_axes(Statistic::Reduce(r), &x, axes.as_deref(), keepdims, 0.0)?;
+    reduced(result, axes.is_none() && !keepdims)
 }
 
 fn equal(x: &Array, y: &Array, equal_nan: bool) -> Result<Array> {

@@ -379,6 +379,23 @@ fn axis_arg(args: &Args, i: usize) -> Result<Option<i64>> {
     args.get(i).map(|v| count_arg(v, "axis")).transpose()
 }
 
+/// An optional bool keyword (`keepdims=`, `endpoint=` ...) at `i`; `default` when not given.
+fn flag_arg(args: &Args, i: usize, default: bool) -> Result<bool> {
+    args.get(i)
+        .map(convert::truth)
+        .transpose()
+        .map(|b| b.unwrap_or(default))
+}
+
+/// A reduction's result: a host scalar when it reduced every axis and kept none (`whole`),
+/// else the array.
+fn reduced(result: Array, whole: bool) -> Result<Value> {
+    if whole && result.ndim() == 0 {
+        return Ok(Value::from_scalar(result.item()?));
+    }
+    Ok(Value::array(result))
+}
+
 /// A number: a host value or a 0-d array (`finfo(f32).eps`), read to the host.
 fn scalar_arg(v: &Value) -> Result<Scalar> {
     match v {

@@ -3,12 +3,11 @@
 //! `argwhere`, `flatnonzero`), the gpu reads one count to the host (8 bytes, as CuPy does).
 
 use super::manipulation::{ints_arg, tuple_of};
-use super::{array_arg, builtin, Args, Builtin};
+use super::{array_arg, builtin, flag_arg, reduced, Args, Builtin};
 use crate::array::reduce::{self, Statistic};
 use crate::array::{join, search, shape, sort, Array};
 use crate::base::DType;
 use crate::error::{value_error, Result};
-use crate::interp::convert;
 use crate::interp::value::Value;
 use crate::interp::Interpreter;
 use crate::plan::reduce::Reduction;
@@ -70,7 +69,7 @@ pub fn builtins() -> Vec<Builtin> {
             |i, a| {
                 let x = array_arg(i, a.required(0))?.astype(DType::Bool)?;
                 let axes = a.get(1).map(|v| ints_arg(v, "axis")).transpose()?;
-                let keepdims = keep(&a, 2)?;
+                let keepdims = flag_arg(&a, 2, false)?;
                 let counted = reduce::reduce_axes(
                     Statistic::Reduce(Reduction::Sum),
                     &x,
@@ -78,10 +77,7 @@ pub fn builtins() -> Vec<Builtin> {
                     keepdims,
                     0.0,
                 )?;
-                match (axes, keepdims) {
-                    (None, false) => Ok(Value::from_scalar(counted.item()?)),
-                    _ => Ok(Value::array(counted)),
-                }
+                reduced(counted, axes.is_none() && !keepdims)
             }
         ),
         builtin!(
@@ -94,28 +90,16 @@ pub fn builtins() -> Vec<Builtin> {
     ]
 }
 
-fn keep(args: &Args, i: usize) -> Result<bool> {
-    args.get(i)
-        .map(convert::truth)
-        .transpose()
-        .map(|b| b.unwrap_or(false))
-}
-
 fn arg_extreme(interp: &mut Interpreter, args: &Args, r: Reduction) -> Result<Value> {
     let x = array_arg(interp, args.required(0))?;
     let axis = args
         .get(1)
         .map(|v| super::count_arg(v, "axis"))
         .transpose()?;
-    let keepdims = keep(args, 2)?;
-    let s = Statistic::Reduce(r);
-    match (axis, keepdims) {
-        (None, false) => reduce::statistic_all(s, &x, 0.0).map(Value::from_scalar),
-        (axis, _) => {
-            let axes = axis.map(|a| vec![a]);
-            reduce::reduce_axes(s, &x, axes.as_deref(), keepdims, 0.0).map(Value::array)
-        }
-    }
+    let keepdims = flag_arg(args, 2, false)?;
+    let axes = axis.map(|a| vec![a]);
+    let result = reduce::reduce_axes(Statistic::Reduce(r), &x, axes.as_deref(), keepdims, 0.0)?;
+    reduced(result, axis.is_none() && !keepdims)
 }
 
 fn searchsorted(interp: &mut Interpreter, args: Args) -> Result<Value> {

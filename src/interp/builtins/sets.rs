@@ -2,11 +2,10 @@
 //! and `_logic/truth`): sorted distinct values and membership, on either device (see `array::sets`).
 
 use super::manipulation::tuple_of;
-use super::{array_arg, builtin, count_arg, Args, Builtin};
+use super::{array_arg, builtin, count_arg, flag_arg, Args, Builtin};
 use crate::array::sets::{self, Unique, Wanted};
 use crate::array::Array;
 use crate::error::Result;
-use crate::interp::convert;
 use crate::interp::value::Value;
 use crate::interp::Interpreter;
 
@@ -19,10 +18,10 @@ pub fn builtins() -> Vec<Builtin> {
             "unique([3, 1, 3, 2], return_counts=true)",
             |i, a| {
                 let wanted = Wanted {
-                    index: flag(&a, 1, false)?,
-                    inverse: flag(&a, 2, false)?,
-                    counts: flag(&a, 3, false)?,
-                    equal_nan: flag(&a, 5, true)?,
+                    index: flag_arg(&a, 1, false)?,
+                    inverse: flag_arg(&a, 2, false)?,
+                    counts: flag_arg(&a, 3, false)?,
+                    equal_nan: flag_arg(&a, 5, true)?,
                 };
                 let found = find(i, &a, wanted, 4)?;
                 let extra = wanted.index || wanted.inverse || wanted.counts;
@@ -78,7 +77,7 @@ pub fn builtins() -> Vec<Builtin> {
             |i, a| {
                 let x = array_arg(i, a.required(0))?;
                 let tests = array_arg(i, a.required(1))?;
-                sets::isin(&x, &tests, flag(&a, 2, false)?).map(Value::array)
+                sets::isin(&x, &tests, flag_arg(&a, 2, false)?).map(Value::array)
             }
         ),
         builtin!(
@@ -112,13 +111,6 @@ pub fn builtins() -> Vec<Builtin> {
             }
         ),
     ]
-}
-
-fn flag(args: &Args, i: usize, default: bool) -> Result<bool> {
-    args.get(i)
-        .map(convert::truth)
-        .transpose()
-        .map(|b| b.unwrap_or(default))
 }
 
 /// `unique` of the flattened array, or along `axis=` when the built-in has it (at `axis_at`).

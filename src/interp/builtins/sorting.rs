@@ -1,10 +1,9 @@
 //! Sorting (NumPy's `sort`, `argsort`, `partition`, `lexsort`; the standard's `descending=` and
 //! `stable=`): a radix sort on either device (see `array::sort`).
 
-use super::{array_arg, arrays_arg, builtin, count_arg, Args, Builtin};
+use super::{array_arg, arrays_arg, builtin, count_arg, flag_arg, Args, Builtin};
 use crate::array::{index, sort, Array};
 use crate::error::{type_error, value_error, Result};
-use crate::interp::convert;
 use crate::interp::value::Value;
 use crate::interp::Interpreter;
 
@@ -86,14 +85,8 @@ fn sort_args(interp: &mut Interpreter, args: &Args) -> Result<(Array, Option<i64
             )))
         }
     };
-    let flag = |i: usize| {
-        args.get(i)
-            .map(convert::truth)
-            .transpose()
-            .map(|b| b.unwrap_or(false))
-    };
-    let descending = flag(3)?;
-    let stable = kind_stable || flag(4)?;
+    let descending = flag_arg(args, 3, false)?;
+    let stable = kind_stable || flag_arg(args, 4, false)?;
     if x.ndim() == 0 && axis.is_some() {
         return Err(type_error("sort of a 0-d array needs axis=none"));
     }

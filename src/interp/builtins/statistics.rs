@@ -4,11 +4,13 @@
 //! gpu, one counted device→host copy); otherwise an array on the same device.
 
 use super::manipulation::ints_arg;
-use super::{array_arg, axis_arg, builtin, count_arg, float_arg, optional_dtype, Args, Builtin};
+use super::{
+    array_arg, axis_arg, builtin, count_arg, flag_arg, float_arg, optional_dtype, reduced, Args,
+    Builtin,
+};
 use crate::array::reduce::{self, Statistic};
 use crate::array::{histogram, statistics, Array};
 use crate::error::{type_error, value_error, Result};
-use crate::interp::convert;
 use crate::interp::value::Value;
 use crate::interp::Interpreter;
 use crate::plan::reduce::Reduction;
@@ -183,13 +185,6 @@ struct Keywords {
     ddof: Option<usize>,
 }
 
-fn bool_arg(args: &Args, i: usize) -> Result<bool> {
-    args.get(i)
-        .map(convert::truth)
-        .transpose()
-        .map(|b| b.unwrap_or(false))
-}
-
 /// `axis=` as none, one axis or several.
 fn axes_arg(args: &Args, i: usize) -> Result<Option<Vec<i64>>> {
     args.get(i).map(|v| ints_arg(v, "axis")).transpose()
@@ -212,7 +207,7 @@ fn statistic(interp: &mut Interpreter, args: &Args, s: Statistic, k: Keywords) -
         Some((Some(v), None) | (None, Some(v))) => float_arg(v, "ddof")?,
         _ => 0.0,
     };
-    let keepdims = bool_arg(args, k.keepdims)?;
+    let keepdims = flag_arg(args, k.keepdims, false)?;
     let axes = axes_arg(args, 1)?;
     let result = match (&axes, keepdims) {
         (None, false) => {
@@ -247,7 +242,7 @@ fn running(interp: &mut Interpreter, args: &Args, product: bool, initial: bool) 
     if let Some(d) = dtype.filter(|&d| d != result.dtype()) {
         result = result.astype(d)?;
     }
-    if initial && bool_arg(args, 3)? {
+    if initial && flag_arg(args, 3, false)? {
         let d = match axis {
             Some(a) => crate::array::reduce::normalize_axis(a, result.ndim())?,
             None => 0,
@@ -297,7 +292,7 @@ pub fn more_builtins() -> Vec<Builtin> {
             |i, a| {
                 let x = array_arg(i, a.required(0))?;
                 let result = statistics::nanmedian(&x, axis_arg(&a, 1)?)?;
-                scalar_unless_axes(result, a.get(1).is_none())
+                reduced(result, a.get(1).is_none())
             }
         ),
         nan_reduction!("nansum", "Sum treating NaN as zero."),
@@ -333,7 +328,7 @@ pub fn more_builtins() -> Vec<Builtin> {
                     None => reduce::reduce_axes(Statistic::Mean, &x, axis.map(|d| vec![d]).as_deref(), false, 0.0)?,
                     Some(w) => statistics::average(&x, &array_arg(i, w)?, axis)?,
                 };
-                scalar_unless_axes(result, axis.is_none())
+                reduced(result, axis.is_none())
             }
         ),
         builtin!(
@@ -344,10 +339,10 @@ pub fn more_builtins() -> Vec<Builtin> {
             |i, a| {
                 let x = array_arg(i, a.required(0))?;
                 let axes = axes_arg(&a, 1)?;
-                let keepdims = bool_arg(&a, 2)?;
+                let keepdims = flag_arg(&a, 2, false)?;
                 let extreme = |r| reduce::reduce_axes(Statistic::Reduce(r), &x, axes.as_deref(), keepdims, 0.0);
                 let range = crate::array::ops::binary(crate::plan::table::Op::Subtract, &extreme(Reduction::Max)?, &extreme(Reduction::Min)?)?;
-                scalar_unless_axes(range, axes.is_none() && !keepdims)
+                reduced(range, axes.is_none() && !keepdims)
             }
         ),
         builtin!(
@@ -372,7 +367,7 @@ pub fn more_builtins() -> Vec<Builtin> {
                 let x = array_arg(i, a.required(0))?;
                 let bins = bins_arg(i, &a)?;
                 let weights = a.get(4).map(|w| array_arg(i, w)).transpose()?;
-                let (counts, edges) = histogram::histogram(&x, &bins, weights.as_ref(), bool_arg(&a, 3)?)?;
+                let (counts, edges) = histogram::histogram(&x, &bins, weights.as_ref(), flag_arg(&a, 3, false)?)?;
                 Ok(super::manipulation::tuple_of(vec![counts, edges]))
             }
         ),
@@ -396,7 +391,7 @@ pub fn more_builtins() -> Vec<Builtin> {
             |i, a| {
                 let x = super::array_arg_on(i, a.required(0), true)?;
                 let bins = array_arg(i, a.required(1))?;
-                histogram::digitize(&x, &bins, bool_arg(&a, 2)?).map(Value::array)
+                histogram::digitize(&x, &bins, flag_arg(&a, 2, false)?).map(Value::array)
             }
         ),
         builtin!(
@@ -461,11 +456,11 @@ pub fn more_builtins() -> Vec<Builtin> {
                 let (x, ddof) = variables(i, &a)?;
                 let ddof = match a.get(4) {
                     Some(v) => float_arg(v, "ddof")?,
-                    None if bool_arg(&a, 3)? => 0.0,
+                    None if flag_arg(&a, 3, false)? => 0.0,
                     None => ddof,
                 };
                 let c = statistics::cov(&x, ddof)?;
-                scalar_unless_axes(c.clone(), c.ndim() == 0)
+                reduced(c.clone(), c.ndim() == 0)
             }
         ),
         builtin!(
@@ -476,7 +471,7 @@ pub fn more_builtins() -> Vec<Builtin> {
             |i, a| {
                 let (x, _) = variables(i, &a)?;
                 let c = statistics::corrcoef(&x)?;
-                scalar_unless_axes(c.clone(), c.ndim() == 0)
+                reduced(c.clone(), c.ndim() == 0)
             }
         ),
         builtin!(
@@ -490,7 +485,7 @@ pub fn more_builtins() -> Vec<Builtin> {
                 let dx = a.get(2).map(|v| float_arg(v, "dx")).transpose()?.unwrap_or(1.0);
                 let axis = axis_arg(&a, 3)?.unwrap_or(-1);
                 let result = statistics::trapezoid(&y, x.as_ref(), dx, axis)?;
-                scalar_unless_axes(result.clone(), result.ndim() == 0)
+                reduced(result.clone(), result.ndim() == 0)
             }
         ),
         builtin!(
@@ -548,7 +543,11 @@ fn order_statistic(interp: &mut Interpreter, args: &Args, kind: Quantile) -> Res
         }
     };
     let axis = axis_arg(args, axis_at)?;
-    let keepdims = bool_arg(args, axis_at + if kind == Quantile::Median { 1 } else { 2 })?;
+    let keepdims = flag_arg(
+        args,
+        axis_at + if kind == Quantile::Median { 1 } else { 2 },
+        false,
+    )?;
     let mut parts = statistics::quantiles(&x, &q, axis, kind == Quantile::Median)?;
     if keepdims {
         let reduced = axis
@@ -569,15 +568,7 @@ fn order_statistic(interp: &mut Interpreter, args: &Args, kind: Quantile) -> Res
         return crate::array::join::stack(&parts, 0).map(Value::array);
     }
     let one = parts.into_iter().next().expect("one quantile");
-    scalar_unless_axes(one, axis.is_none() && !keepdims)
-}
-
-/// A 0-d result as a host scalar when no axis was asked for, else the array.
-fn scalar_unless_axes(result: Array, whole: bool) -> Result<Value> {
-    if whole && result.ndim() == 0 {
-        return Ok(Value::from_scalar(result.item()?));
-    }
-    Ok(Value::array(result))
+    reduced(one, axis.is_none() && !keepdims)
 }
 
 fn nan_statistic(
@@ -588,14 +579,14 @@ fn nan_statistic(
 ) -> Result<Value> {
     let x = array_arg(interp, args.required(0))?;
     let axes = axes_arg(args, 1)?;
-    let keepdims = bool_arg(args, keep_at)?;
+    let keepdims = flag_arg(args, keep_at, false)?;
     let ddof = ddof_at
         .and_then(|i| args.get(i))
         .map(|v| float_arg(v, "ddof"))
         .transpose()?
         .unwrap_or(0.0);
     let result = statistics::nan_statistic(args.name, &x, axes.as_deref(), keepdims, ddof)?;
-    scalar_unless_axes(result, axes.is_none() && !keepdims)
+    reduced(result, axes.is_none() && !keepdims)
 }
 
 fn bins_arg(interp: &mut Interpreter, args: &Args) -> Result<histogram::Bins> {
@@ -632,10 +623,7 @@ fn bins_arg(interp: &mut Interpreter, args: &Args) -> Result<histogram::Bins> {
 /// cov/corrcoef's variables as the rows of one 2-d array (y's rows after x's), and NumPy's
 /// default ddof (1).
 fn variables(interp: &mut Interpreter, args: &Args) -> Result<(Array, f64)> {
-    let rowvar = match args.get(2) {
-        Some(v) => convert::truth(v)?,
-        None => true,
-    };
+    let rowvar = flag_arg(args, 2, true)?;
     let shaped = |a: Array| -> Result<Array> {
         let a = crate::array::shape::at_least(&a, 2)?;
         if a.ndim() > 2 {
