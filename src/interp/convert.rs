@@ -246,6 +246,14 @@ pub fn attribute(value: &Value, name: &str) -> Result<Value> {
                 ))
             });
     }
+    if let Value::Namespace(ns) = value {
+        return ns.member(name).map(Value::Builtin).ok_or_else(|| {
+            type_error(format!(
+                "{} has no member `{name}` (:help {} lists them)",
+                ns.name, ns.name
+            ))
+        });
+    }
     let Value::Array(a) = value else {
         return Err(type_error(format!(
             "{} has no attribute `{name}`",

@@ -1035,11 +1035,17 @@ impl Interpreter {
         let (function, receiver) = match &callee.kind {
             ExprKind::Attr { target, name } => {
                 let receiver = self.eval(target, frame)?;
-                let function = self.lookup_function(name).ok_or_else(|| {
-                    type_error(format!("{} has no method `{}`", receiver.a_kind(), name))
-                        .at(callee.span)
-                })?;
-                (function, Some(receiver))
+                if let Value::Namespace(_) = receiver {
+                    let member =
+                        convert::attribute(&receiver, name).map_err(|e| e.at(callee.span))?;
+                    (member, None)
+                } else {
+                    let function = self.lookup_function(name).ok_or_else(|| {
+                        type_error(format!("{} has no method `{}`", receiver.a_kind(), name))
+                            .at(callee.span)
+                    })?;
+                    (function, Some(receiver))
+                }
             }
             _ => (self.eval(callee, frame)?, None),
         };

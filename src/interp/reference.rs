@@ -18,10 +18,23 @@ fn render() -> String {
         out.push_str(&format!("| `{usage}` | {} |\n", c.help.replace('|', "\\|")));
     }
     let mut area = "";
-    for b in builtins::all() {
+    for b in builtins::all().iter().filter(|b| !builtins::is_shared(b)) {
         if b.area != area {
             area = b.area;
-            out.push_str(&format!("\n## Built-ins: {area}\n\n"));
+            match builtins::Namespace::find(area) {
+                Some(ns) => {
+                    out.push_str(&format!("\n## Namespace `{area}`\n\n{}\n\n", ns.doc));
+                    if !ns.shared.is_empty() {
+                        let shared: Vec<String> =
+                            ns.shared.iter().map(|n| format!("`{area}.{n}`")).collect();
+                        out.push_str(&format!(
+                            "Also {}: the built-ins of the same names.\n\n",
+                            shared.join(" ")
+                        ));
+                    }
+                }
+                None => out.push_str(&format!("\n## Built-ins: {area}\n\n")),
+            }
         }
         let mut lines = b.help().lines().map(str::to_string).collect::<Vec<_>>();
         let signature = lines.remove(0);

@@ -26,12 +26,20 @@ pub fn help(interp: &mut Interpreter, name: &str) -> Result<()> {
         for c in commands::all() {
             table.add_row(vec![format!(":{} {}", c.name, c.args), c.help.to_string()]);
         }
-        let names: Vec<&str> = builtins::all().iter().map(|b| b.name).collect();
+        let names: Vec<&str> = builtins::all()
+            .iter()
+            .map(|b| b.name)
+            .filter(|n| !n.contains('.'))
+            .collect();
+        let namespaces: Vec<&str> = builtins::NAMESPACES.iter().map(|ns| ns.name).collect();
         format!(
-            "{table}\nbuilt-ins: {}\nvalues: {}\n:help NAME shows a built-in's signature, doc and example.\n",
+            "{table}\nbuilt-ins: {}\nnamespaces: {}\nvalues: {}\n:help NAME shows a built-in's signature, doc and example; :help linalg a namespace's members.\n",
             names.join(" "),
+            namespaces.join(" "),
             builtins::CONSTANTS.join(" ")
         )
+    } else if let Some(ns) = builtins::Namespace::find(name) {
+        ns.help()
     } else if let Some(b) = builtins::find(name) {
         b.help()
     } else if let Some(c) = commands::find(name) {

@@ -13,7 +13,7 @@ use crate::error::Result;
 use crate::syntax::ast::FnDecl;
 use crate::with_dtype;
 
-use super::builtins::Builtin;
+use super::builtins::{Builtin, Namespace};
 
 /// A variable captured by a closure: shared between the defining frame and the closure.
 pub type CellRef = Rc<RefCell<Option<Value>>>;
@@ -45,6 +45,8 @@ pub enum Value {
     Builtin(&'static Builtin),
     /// A value with named fields read as attributes (`finfo(f32).eps`).
     Record(Rc<Record>),
+    /// `linalg`, `fft`, `random`: built-ins read as attributes.
+    Namespace(&'static Namespace),
 }
 
 /// Named fields and how the value prints (`finfo(resolution=1e-06, ...)`).
@@ -106,6 +108,7 @@ impl Value {
             Value::DType(_) => "dtype",
             Value::Function(_) | Value::Builtin(_) => "function",
             Value::Record(r) => r.kind,
+            Value::Namespace(_) => "namespace",
         }
     }
 
@@ -179,6 +182,7 @@ impl Value {
             Value::Function(c) => format!("<fn {}>", c.decl.name),
             Value::Builtin(b) => format!("<built-in fn {}>", b.name),
             Value::Record(r) => r.repr.clone(),
+            Value::Namespace(ns) => format!("<namespace {}>", ns.name),
             Value::Array(_) | Value::List(_) | Value::Tuple(_) => self.describe(),
         }
     }

@@ -43,7 +43,10 @@ impl ArrHelper {
     fn names_starting(&self, prefix: &str) -> Vec<&str> {
         let variables = self.variables.iter().map(|v| &**v);
         let functions = builtins::all().iter().map(|b| b.name);
-        let constants = builtins::CONSTANTS.iter().copied();
+        let constants = builtins::CONSTANTS
+            .iter()
+            .copied()
+            .chain(builtins::NAMESPACES.iter().map(|ns| ns.name));
         let mut names: Vec<&str> = variables
             .chain(functions)
             .chain(constants)
@@ -109,9 +112,23 @@ enum Completing<'a> {
 fn completing(before: &str) -> Completing<'_> {
     command_line(before).unwrap_or_else(|| match tokenize(before).last() {
         Some(t) if t.kind == (Kind::String { closed: false }) => Completing::Path,
-        Some(t) if is_word(t.kind) && !before[..t.range.start].ends_with('.') => Completing::Name {
-            start: t.range.start,
+        Some(t) if is_word(t.kind) => match before[..t.range.start].strip_suffix('.') {
+            None => Completing::Name {
+                start: t.range.start,
+            },
+            // `linalg.in`: the namespace's members, by their full names.
+            Some(head) => match namespace_at_end(head) {
+                Some(start) => Completing::Name { start },
+                None => Completing::Nothing,
+            },
         },
+        // `linalg.`: every member.
+        Some(t) if t.kind == Kind::Punct && &before[t.range.clone()] == "." => {
+            match namespace_at_end(&before[..t.range.start]) {
+                Some(start) => Completing::Name { start },
+                None => Completing::Nothing,
+            }
+        }
         _ => Completing::Nothing,
     })
 }
@@ -130,6 +147,14 @@ fn command_line(before: &str) -> Option<Completing<'_>> {
             .filter(|c| c.takes_path)
             .map(|_| Completing::Path),
     }
+}
+
+/// Where the namespace name that `text` ends with starts (`x = linalg` → 4).
+fn namespace_at_end(text: &str) -> Option<usize> {
+    let last = tokenize(text).into_iter().last()?;
+    let word = &text[last.range.clone()];
+    (last.kind == Kind::Name && builtins::Namespace::find(word).is_some())
+        .then_some(last.range.start)
 }
 
 /// A name or a keyword: either may be the start of a longer name.

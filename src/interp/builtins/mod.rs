@@ -5,9 +5,12 @@
 //! and the generated reference.
 
 mod creation;
+mod decompositions;
 mod dtypes;
+mod fourier;
 mod host;
 mod indexing;
+mod kernels;
 mod linalg;
 mod logic;
 mod manipulation;
@@ -200,7 +203,7 @@ pub fn bind(
 
 /// Every built-in, by area.
 static BUILTINS: LazyLock<Vec<Builtin>> = LazyLock::new(|| {
-    let areas: [(&str, Vec<Builtin>); 15] = [
+    let areas: [(&str, Vec<Builtin>); 19] = [
         ("creation", creation::builtins()),
         ("random", random::builtins()),
         ("data types", dtypes::builtins()),
@@ -219,15 +222,109 @@ static BUILTINS: LazyLock<Vec<Builtin>> = LazyLock::new(|| {
         ("linear algebra", linalg::builtins()),
         ("devices and time", host::device_builtins()),
         ("host", host::builtins()),
+        ("user kernels", kernels::builtins()),
+        ("linalg", decompositions::builtins()),
+        ("fft", fourier::builtins()),
+        ("random", random::namespace_builtins()),
     ];
-    areas
+    let mut table: Vec<Builtin> = areas
         .into_iter()
         .flat_map(|(area, list)| list.into_iter().map(move |b| Builtin { area, ..b }))
-        .collect()
+        .collect();
+    // A namespace's members from the main namespace are rows of the table under both names.
+    for ns in &NAMESPACES {
+        for &name in ns.shared {
+            let main = table
+                .iter()
+                .find(|b| b.name == name)
+                .unwrap_or_else(|| panic!("{}.{name}: no built-in {name}", ns.name));
+            let full: &'static str = Box::leak(format!("{}.{name}", ns.name).into_boxed_str());
+            table.push(Builtin {
+                name: full,
+                area: ns.name,
+                ..*main
+            });
+        }
+    }
+    table
 });
 
 pub fn find(name: &str) -> Option<&'static Builtin> {
     BUILTINS.iter().find(|b| b.name == name)
+}
+
+/// A namespace (`linalg`, `fft`, `random`): a value whose attributes are built-ins, named
+/// `linalg.inv` in the table.
+#[derive(Debug)]
+pub struct Namespace {
+    pub name: &'static str,
+    pub doc: &'static str,
+    /// Built-ins of the main namespace that this one offers too (`linalg.matmul`).
+    pub shared: &'static [&'static str],
+}
+
+pub static NAMESPACES: [Namespace; 3] = [
+    Namespace {
+        name: "linalg",
+        doc: "Linear algebra as NumPy's numpy.linalg and the array API standard's extension: decompositions, solvers, norms; stacks of matrices (..., M, N) as NumPy's.",
+        shared: &[
+            "matmul",
+            "outer",
+            "tensordot",
+            "trace",
+            "vecdot",
+            "matrix_transpose",
+        ],
+    },
+    Namespace {
+        name: "fft",
+        doc: "Discrete Fourier transforms as NumPy's numpy.fft: cuFFT on the gpu (plans cached), rustfft on the cpu.",
+        shared: &[],
+    },
+    Namespace {
+        name: "random",
+        doc: "Random numbers as NumPy's numpy.random: the session's seeded generator on the cpu, cuRAND on the gpu; reproducible per seed and device, not NumPy's streams.",
+        shared: &["seed", "rand", "randn", "randint"],
+    },
+];
+
+impl Namespace {
+    pub fn find(name: &str) -> Option<&'static Namespace> {
+        NAMESPACES.iter().find(|ns| ns.name == name)
+    }
+
+    pub fn member(&self, name: &str) -> Option<&'static Builtin> {
+        find(&format!("{}.{name}", self.name))
+    }
+
+    /// Its members, as `inv` (not `linalg.inv`), sorted.
+    pub fn member_names(&self) -> Vec<&'static str> {
+        let prefix = format!("{}.", self.name);
+        let mut names: Vec<&str> = all()
+            .iter()
+            .filter_map(|b| b.name.strip_prefix(prefix.as_str()))
+            .collect();
+        names.sort_unstable();
+        names
+    }
+
+    /// `:help linalg`: the doc and the members.
+    pub fn help(&self) -> String {
+        format!(
+            "{} (namespace)\n  {}\n  members: {}\n  :help {}.NAME shows one.\n",
+            self.name,
+            self.doc,
+            self.member_names().join(" "),
+            self.name
+        )
+    }
+}
+
+/// Whether a row is a namespace's name for a built-in of the main namespace (`linalg.matmul`).
+pub fn is_shared(b: &Builtin) -> bool {
+    b.name
+        .split_once('.')
+        .is_some_and(|(_, bare)| find(bare).is_some())
 }
 
 pub fn all() -> &'static [Builtin] {
@@ -252,6 +349,9 @@ pub fn lookup_value(name: &str) -> Option<Value> {
         "nan" => return Some(Value::Float(f64::NAN)),
         "newaxis" => return Some(Value::None),
         _ => {}
+    }
+    if let Some(ns) = Namespace::find(name) {
+        return Some(Value::Namespace(ns));
     }
     if CONSTANTS.contains(&name) {
         if let Some(d) = DType::from_name(name) {

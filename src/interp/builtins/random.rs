@@ -9,6 +9,12 @@ use crate::error::{type_error, value_error, Result};
 use crate::interp::value::Value;
 use crate::interp::Interpreter;
 
+/// The `random` namespace's own members (`random.normal` ...); `seed rand randn randint` are
+/// shared with the main namespace.
+pub fn namespace_builtins() -> Vec<Builtin> {
+    vec![]
+}
+
 pub fn builtins() -> Vec<Builtin> {
     vec![
         builtin!(

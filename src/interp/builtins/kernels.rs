@@ -1,0 +1,5 @@
+use super::Builtin;
+
+pub fn builtins() -> Vec<Builtin> {
+    vec![]
+}
