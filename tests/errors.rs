@@ -425,6 +425,17 @@ const CASES: &[Case] = &[
     case(Type, "cumulative_sum(ones([2, 2]), include_initial=true)", 1, 1, &["axis="]),
     case(Type, "std([1, 2], ddof=1, correction=1)", 1, 1, &["ddof and correction"]),
     case(Type, "argmax(ones([2, 2]), axis=[0, 1])", 1, 1, &["must be an integer"]),
+    // ---- user kernels (made anywhere; run on the gpu only) ----
+    case(Value, "k = elementwise_kernel(\"T x, T\", \"T z\", \"z = x\")", 1, 5, &["`T` is not a parameter", "TYPE NAME"]),
+    case(Value, "k = elementwise_kernel(\"T x, T x\", \"T z\", \"z = x\")", 1, 5, &["`x` is declared twice"]),
+    case(Value, "k = elementwise_kernel(\"T x\", \"\", \"z = x\")", 1, 5, &["declares no output"]),
+    case(Type, "k = elementwise_kernel(1, \"T z\", \"z = 1\")", 1, 5, &["in_params is a string", "int"]),
+    case(Value, "k = raw_kernel(\"int x;\", \"a b\")", 1, 5, &["`a b` is not a C identifier"]),
+    case(Value, "k = reduction_kernel(\"T x\", \"T y, T w\", \"x\", \"a + b\", \"y = a\", \"0\")", 1, 5, &["exactly one output"]),
+    case(Type, "f = fuse(3)", 1, 5, &["fuse takes a function", "int"]),
+    case(Type, "k = elementwise_kernel(\"T x\", \"T z\", \"z = x\")\nk(ones(2, device=cpu))", 2, 1, &["needs the gpu", "fuse(f)"]),
+    case(Type, "k = raw_kernel(\"\", \"k\")\nk(1, 1, [ones(2, device=cpu)])", 2, 1, &["needs the gpu"]),
+    case(Type, "k = reduction_kernel(\"T x\", \"T y\", \"x\", \"a + b\", \"y = a\", \"0\")\nk(ones(2, device=cpu))", 2, 1, &["needs the gpu"]),
 ];
 
 /// Edge cases that are not errors: they must run (exit 0) and print exactly this.
@@ -520,6 +531,16 @@ const GPU_CASES: &[Case] = &[
     case(ZeroDivision, "x = arange(4, device=gpu) % 0", 1, 5, &["modulo by zero"]),
     case(Index, "x = arange(4, device=gpu)\ny = x[ones(3, device=gpu) > 0]", 2, 5, &["boolean index did not match"]),
     case(Shape, "x = ones([2, 3], device=gpu)\ny = x @ ones([2, 3], device=gpu)", 2, 5, &["not aligned"]),
+    case(Value, "k = elementwise_kernel(\"T x\", \"T z\", \"z = x * q\", \"bad\")\nk(ones(2, device=gpu))", 2, 1, &["does not compile", "line 1 of its code", "\"q\" is undefined", "z = x * q"]),
+    case(Type, "k = elementwise_kernel(\"T x, T y\", \"T z\", \"z = x + y\")\nk(ones(2, device=gpu))", 2, 1, &["takes 2 inputs"]),
+    case(Type, "k = elementwise_kernel(\"T x, T y\", \"T z\", \"z = x + y\")\nk(ones(2, device=gpu), ones(2, dtype=f32, device=gpu))", 2, 1, &["type T is f64", "`y` is f32"]),
+    case(Shape, "k = elementwise_kernel(\"T x\", \"T z\", \"z = x\")\nk(ones(2, device=gpu), ones(3, device=gpu))", 2, 1, &["output `z` has shape (3,)", "(2,)"]),
+    case(Type, "k = elementwise_kernel(\"T x\", \"T z\", \"z = x\")\nk(ones(2, device=gpu), ones(2, dtype=f32, device=gpu))", 2, 1, &["output `z` is f32", "f64"]),
+    case(Value, "k = elementwise_kernel(\"\", \"int64 z\", \"z = i\")\nk()", 2, 1, &["give size="]),
+    case(Type, "k = reduction_kernel(\"T x\", \"T y\", \"x\", \"a + b\", \"y = a\", \"0\")\nk(ones(2, dtype=c128, device=gpu))", 2, 1, &["c128 parameters are not supported"]),
+    case(Value, "k = raw_kernel(\"extern \\\"C\\\" __global__ void other() {}\", \"absent\")\nk(1, 1, [])", 2, 1, &["no kernel named `absent`"]),
+    case(Value, "k = raw_kernel(\"extern \\\"C\\\" __global__ void f(double* x) {}\", \"f\")\nk(1, 1, [ones([2, 2], device=gpu)[:, 1]])", 2, 1, &["argument 0 is not contiguous"]),
+    case(Value, "k = raw_kernel(\"extern \\\"C\\\" __global__ void f() {}\", \"f\")\nk(0, 1, [])", 2, 1, &["grid sizes are positive"]),
 ];
 
 fn arrsh() -> &'static str {

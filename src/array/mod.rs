@@ -17,6 +17,7 @@ pub mod sets;
 pub mod shape;
 pub mod sort;
 pub mod statistics;
+pub mod user_kernels;
 
 use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD};
 

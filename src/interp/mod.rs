@@ -1093,6 +1093,8 @@ impl Interpreter {
                 (b.run)(self, args)
             }
             Value::Function(closure) => self.call_closure(closure, positional, keywords),
+            Value::Kernel(k) => builtins::call_kernel(self, k, positional, keywords),
+            Value::Fused(f) => builtins::call_fused(self, f, positional, keywords),
             Value::DType(d) if keywords.is_empty() => builtins::call_dtype(self, *d, positional),
             other => Err(type_error(format!("{} is not callable", other.a_kind()))),
         }

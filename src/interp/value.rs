@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use std::rc::Rc;
 
 use crate::array::format::{self, Formattable};
+use crate::array::user_kernels::UserKernel;
 use crate::array::Array;
 use crate::base::{DType, Scalar};
 use crate::device::Device;
@@ -47,6 +48,10 @@ pub enum Value {
     Record(Rc<Record>),
     /// `linalg`, `fft`, `random`: built-ins read as attributes.
     Namespace(&'static Namespace),
+    /// A kernel the user wrote in CUDA C (`elementwise_kernel` ...).
+    Kernel(Rc<UserKernel>),
+    /// `fuse(f)`: f, run with fusion on.
+    Fused(Rc<Value>),
 }
 
 /// Named fields and how the value prints (`finfo(resolution=1e-06, ...)`).
@@ -109,6 +114,7 @@ impl Value {
             Value::Function(_) | Value::Builtin(_) => "function",
             Value::Record(r) => r.kind,
             Value::Namespace(_) => "namespace",
+            Value::Kernel(_) | Value::Fused(_) => "function",
         }
     }
 
@@ -183,6 +189,8 @@ impl Value {
             Value::Builtin(b) => format!("<built-in fn {}>", b.name),
             Value::Record(r) => r.repr.clone(),
             Value::Namespace(ns) => format!("<namespace {}>", ns.name),
+            Value::Kernel(k) => k.describe(),
+            Value::Fused(f) => format!("<fused {}>", f.host_text()),
             Value::Array(_) | Value::List(_) | Value::Tuple(_) => self.describe(),
         }
     }

@@ -130,6 +130,29 @@ pub(super) fn record_reduction(device: Device, shape: &[usize], expr: &Expr, r: 
     });
 }
 
+/// A kernel the user wrote (`elementwise_kernel`, `reduction_kernel`, `raw_kernel`): one pass.
+pub fn record_user_kernel(
+    kind: String,
+    shape: &[usize],
+    inputs: Vec<(Buffer, Layout)>,
+    outputs: Vec<(Buffer, Layout)>,
+    source: &str,
+) {
+    let Some(with_source) = recording() else {
+        return;
+    };
+    push(Pass {
+        device: Device::Gpu,
+        shape: shape.to_vec(),
+        kind,
+        operations: Vec::new(),
+        inputs,
+        outputs,
+        positions: vec![super::current_position()],
+        source: with_source.then(|| source.to_string()),
+    });
+}
+
 /// `x` for an array of the session, else `a new f64 array` / `a f64[1000] array`.
 pub fn describe_buffer(
     buffer: &Buffer,

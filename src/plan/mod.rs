@@ -17,6 +17,7 @@ pub mod expr;
 pub mod reduce;
 pub mod resolve;
 pub mod table;
+pub mod user_kernel;
 
 use std::cell::{Cell, OnceCell, RefCell};
 use std::rc::Rc;

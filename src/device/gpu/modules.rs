@@ -77,7 +77,35 @@ impl Gpu {
             .collect()
     }
 
+    /// Compiles (or finds in the disk cache) and loads CUDA C the user wrote, and returns its
+    /// kernels named `entries`; when NVRTC rejects the code, the inner error is its log.
+    pub fn user_module(
+        &self,
+        label: &str,
+        source: &str,
+        entries: &[&str],
+    ) -> Result<std::result::Result<Vec<Kernel>, String>> {
+        let module = match self.load_compiled(label, source)? {
+            Ok(m) => m,
+            Err(log) => return Ok(Err(log)),
+        };
+        entries
+            .iter()
+            .map(|e| function_of(module, e).map(|function| Kernel { function }))
+            .collect::<Result<Vec<_>>>()
+            .map(Ok)
+    }
+
     fn load_source(&self, label: &str, source: &str) -> Result<sys::CUmodule> {
+        self.load_compiled(label, source)?
+            .map_err(|log| device_error(format!("cannot compile the gpu kernel {label}: {log}")))
+    }
+
+    fn load_compiled(
+        &self,
+        label: &str,
+        source: &str,
+    ) -> Result<std::result::Result<sys::CUmodule, String>> {
         let start = std::time::Instant::now();
         let arch = self.arch();
         let (major, minor) = nvrtc_version();
@@ -90,7 +118,10 @@ impl Gpu {
         let image = match file.as_ref().and_then(|f| std::fs::read(f).ok()) {
             Some(bytes) => bytes,
             None => {
-                let image = compile(label, source, &arch)?;
+                let image = match nvrtc_compile(label, source, &arch)? {
+                    Ok(image) => image,
+                    Err(log) => return Ok(Err(log)),
+                };
                 if let Some(f) = &file {
                     write_atomically(f, &image);
                 }
@@ -101,7 +132,7 @@ impl Gpu {
         let module = unsafe { cu::module::load_data(image.as_ptr() as *const c_void) }
             .map_err(|e| driver_error("cannot load the gpu kernels", e))?;
         crate::stats::record_setup(start.elapsed().as_secs_f64());
-        Ok(module)
+        Ok(Ok(module))
     }
 
     /// Grid size for a grid-stride kernel over `n` elements.
@@ -131,8 +162,24 @@ impl Gpu {
         kernel: Kernel,
         name: &str,
         elements: usize,
+        grid: (u32, u32, u32),
+        block: (u32, u32, u32),
+        args: &mut [*mut c_void],
+    ) -> Result<()> {
+        self.launch_user_kernel(kernel, name, elements, grid, block, 0, args)
+    }
+
+    /// Launches a kernel with `shared_bytes` of dynamic shared memory (a `raw_kernel`'s
+    /// `shared_mem=`); the grid and block are the caller's, checked by the driver.
+    #[allow(clippy::too_many_arguments)]
+    pub fn launch_user_kernel(
+        &self,
+        kernel: Kernel,
+        name: &str,
+        elements: usize,
         mut grid: (u32, u32, u32),
         mut block: (u32, u32, u32),
+        mut shared_bytes: u32,
         mut args: &mut [*mut c_void],
     ) -> Result<()> {
         let mut f = kernel.function;
@@ -140,10 +187,11 @@ impl Gpu {
             None => {}
             Some(Fault::Launch) => block = (2 * MAX_THREADS_PER_BLOCK, 1, 1),
             Some(Fault::Trap) => {
-                (f, grid, block, args) = (
+                (f, grid, block, shared_bytes, args) = (
                     self.function("fault", "fault_trap")?,
                     (1, 1, 1),
                     (1, 1, 1),
+                    0,
                     &mut [],
                 )
             }
@@ -151,7 +199,8 @@ impl Gpu {
         self.note_launch(elements);
         // SAFETY: the caller passes one pointer per kernel parameter, to values of the kernel's
         // parameter types, alive for this call.
-        let launched = unsafe { cu::launch_kernel(f, grid, block, 0, self.stream, args) };
+        let launched =
+            unsafe { cu::launch_kernel(f, grid, block, shared_bytes, self.stream, args) };
         self.check(&format!("gpu kernel {name} failed to launch"), launched)
     }
 
@@ -254,6 +303,16 @@ fn write_atomically(file: &std::path::Path, bytes: &[u8]) {
 
 /// Compiles CUDA C to a cubin for `arch`; `label` names the source in errors.
 pub fn compile(label: &str, text: &str, arch: &str) -> Result<Vec<u8>> {
+    nvrtc_compile(label, text, arch)?
+        .map_err(|log| device_error(format!("cannot compile the gpu kernel {label}: {log}")))
+}
+
+/// Compiles CUDA C to a cubin for `arch`: the image, or NVRTC's log when the code is rejected.
+fn nvrtc_compile(
+    label: &str,
+    text: &str,
+    arch: &str,
+) -> Result<std::result::Result<Vec<u8>, String>> {
     let fail = |what: &str| device_error(format!("cannot compile the gpu kernel {label}: {what}"));
     let source = CString::new(text).map_err(|_| fail("NUL in source"))?;
     let file_name = CString::new(format!("{label}.cu")).expect("no NUL");
@@ -283,13 +342,15 @@ pub fn compile(label: &str, text: &str, arch: &str) -> Result<Vec<u8>> {
             nvrtc::nvrtcGetCUBINSize(program, &mut size);
             let mut image = vec![0u8; size];
             nvrtc::nvrtcGetCUBIN(program, image.as_mut_ptr() as *mut std::ffi::c_char);
-            Ok(image)
+            Ok(Ok(image))
         } else {
             let mut size = 0usize;
             nvrtc::nvrtcGetProgramLogSize(program, &mut size);
             let mut log = vec![0u8; size];
             nvrtc::nvrtcGetProgramLog(program, log.as_mut_ptr() as *mut std::ffi::c_char);
-            Err(fail(String::from_utf8_lossy(&log).trim_end_matches('\0')))
+            Ok(Err(String::from_utf8_lossy(&log)
+                .trim_end_matches('\0')
+                .to_string()))
         };
         nvrtc::nvrtcDestroyProgram(&mut program);
         result

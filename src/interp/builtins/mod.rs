@@ -35,6 +35,7 @@ use super::value::Value;
 use super::Interpreter;
 
 pub use host::start_clock;
+pub use kernels::{call as call_kernel, call_fused};
 
 pub struct Builtin {
     pub name: &'static str,

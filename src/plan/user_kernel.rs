@@ -1,0 +1,694 @@
+//! Kernels the user writes, as CuPy's `ElementwiseKernel`, `ReductionKernel` and `RawKernel`:
+//! their parameter lists (`"T x, raw float64 y"`), the CUDA C generated around the user's
+//! snippet (one grid-stride loop; a block per output row for reductions), and their launches.
+//! Type placeholders are resolved by the array layer; here every parameter has a dtype.
+
+use std::ffi::c_void;
+use std::fmt::Write as _;
+
+use crate::base::layout::{collapse, Layout};
+use crate::base::{DType, Scalar};
+use crate::device::gpu::modules::{Kernel, BLOCK};
+use crate::device::gpu::{gpu, Gpu};
+use crate::device::Buffer;
+use crate::error::{type_error, value_error, Result};
+use crate::with_dtype;
+
+/// A parameter's declared type: a dtype, or a placeholder (`T`) bound at the call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamType {
+    Fixed(DType),
+    Placeholder(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub name: String,
+    pub ty: ParamType,
+    /// `raw`: the whole array, indexed by the code (`x[j]`), not one element per thread.
+    pub raw: bool,
+}
+
+/// `"T x, raw float64 y"` → its parameters. A type that names no dtype is a placeholder.
+pub fn parse_params(text: &str, what: &str) -> Result<Vec<Param>> {
+    let mut params: Vec<Param> = Vec::new();
+    for piece in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let words: Vec<&str> = piece.split_whitespace().collect();
+        let (raw, rest) = match words.as_slice() {
+            ["raw", rest @ ..] => (true, rest),
+            rest => (false, rest),
+        };
+        let [ty, name] = rest else {
+            return Err(value_error(format!(
+                "{what}: `{piece}` is not a parameter (write `TYPE NAME` or `raw TYPE NAME`)"
+            )));
+        };
+        if !is_identifier(name) || !is_identifier(ty) {
+            return Err(value_error(format!(
+                "{what}: `{piece}`: types and names are C identifiers"
+            )));
+        }
+        if params.iter().any(|p| p.name == *name) {
+            return Err(value_error(format!(
+                "{what}: the parameter `{name}` is declared twice"
+            )));
+        }
+        let ty = match DType::from_name(ty) {
+            Some(d) => ParamType::Fixed(d),
+            None => ParamType::Placeholder(ty.to_string()),
+        };
+        params.push(Param {
+            name: name.to_string(),
+            ty,
+            raw,
+        });
+    }
+    Ok(params)
+}
+
+fn is_identifier(word: &str) -> bool {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The C type of a dtype in user code (complex and float16 have no operators there).
+pub fn c_type(dtype: DType, what: &str) -> Result<&'static str> {
+    Ok(match dtype {
+        DType::Bool => "bool",
+        DType::I8 => "signed char",
+        DType::U8 => "unsigned char",
+        DType::I16 => "short",
+        DType::U16 => "unsigned short",
+        DType::I32 => "int",
+        DType::U32 => "unsigned int",
+        DType::I64 => "long long",
+        DType::U64 => "unsigned long long",
+        DType::F32 => "float",
+        DType::F64 => "double",
+        DType::F16 | DType::C64 | DType::C128 => {
+            return Err(type_error(format!(
+                "{what}: {dtype} parameters are not supported in user kernels (real and integer dtypes are)"
+            )))
+        }
+    })
+}
+
+/// One array a generated kernel reads or writes, seen over the kernel's shape.
+pub struct ArrayArg {
+    pub buffer: Buffer,
+    pub layout: Layout,
+    /// The dtype the code sees (`const T x`); the elements are converted on load.
+    pub dtype: DType,
+}
+
+/// A bound argument of a generated kernel, in the order of the parameter list.
+pub enum Bound {
+    /// An element per thread (broadcast over the kernel's shape).
+    Element(ArrayArg),
+    /// A raw array: a pointer to its first element (contiguous).
+    Raw(ArrayArg),
+    /// A host scalar, passed by value as `dtype`.
+    Scalar(Scalar, DType),
+}
+
+/// The typedefs of the placeholders, the helper the code knows as `_ind`, and the preamble.
+fn prologue(placeholders: &[(String, DType)], preamble: &str, what: &str) -> Result<String> {
+    let mut text = String::new();
+    for (name, dtype) in placeholders {
+        let _ = writeln!(text, "typedef {} {name};", c_type(*dtype, what)?);
+    }
+    text.push_str(
+        "struct arrsh_indexer { long long n; __device__ long long size() const { return n; } };\n",
+    );
+    if !preamble.is_empty() {
+        text.push_str(preamble);
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+/// The declaration of a parameter in the kernel's signature, and how its element is reached.
+fn declare(name: &str, bound: &Bound, output: bool, dims: usize, what: &str) -> Result<String> {
+    let constant = if output { "" } else { "const " };
+    Ok(match bound {
+        Bound::Element(a) => {
+            let mut text = format!(
+                "{constant}{}* __restrict__ arrsh_{name}",
+                c_type(a.buffer.dtype(), what)?
+            );
+            if !is_flat(&a.layout) {
+                for d in 0..dims {
+                    let _ = write!(text, ", long long arrsh_{name}_s{d}");
+                }
+            }
+            text
+        }
+        Bound::Raw(a) => format!("{constant}{}* {name}", c_type(a.dtype, what)?),
+        Bound::Scalar(_, dtype) => format!("const {} {name}", c_type(*dtype, what)?),
+    })
+}
+
+fn is_flat(layout: &Layout) -> bool {
+    layout.is_contiguous()
+}
+
+/// `name`'s element at the loop's index `i` (flat) or at coordinates `k0 …`.
+fn place(name: &str, layout: &Layout, dims: usize) -> String {
+    if is_flat(layout) {
+        return format!("arrsh_{name}[i]");
+    }
+    let terms: Vec<String> = (0..dims)
+        .map(|d| format!("k{d} * arrsh_{name}_s{d}"))
+        .collect();
+    format!("arrsh_{name}[{}]", terms.join(" + "))
+}
+
+/// The code that splits flat index `index` into coordinates `k0 …` over dims `d0 …`.
+fn coordinates(dims: usize, index: &str) -> String {
+    let mut text = format!("long long q = {index};");
+    for d in (0..dims).rev() {
+        if d == 0 {
+            let _ = write!(text, " long long k0 = q;");
+        } else {
+            let _ = write!(text, " long long k{d} = q % d{d}; q /= d{d};");
+        }
+    }
+    text
+}
+
+/// The source of an elementwise kernel over `dims` (collapsed) with its bound arguments, and the
+/// line where the user's operation starts (for compile errors).
+pub struct Generated {
+    pub source: String,
+    pub operation_line: usize,
+}
+
+pub struct ElementwiseCall<'a> {
+    pub name: &'a str,
+    pub operation: &'a str,
+    pub preamble: &'a str,
+    pub placeholders: &'a [(String, DType)],
+    pub inputs: &'a [(Param, Bound)],
+    pub outputs: &'a [(Param, Bound)],
+    pub shape: &'a [usize],
+}
+
+impl ElementwiseCall<'_> {
+    fn what(&self) -> String {
+        format!("elementwise_kernel {}", self.name)
+    }
+
+    /// The shape the kernel loops over, collapsed with every element argument's layout.
+    fn collapsed(&self) -> (Vec<usize>, Vec<Layout>) {
+        let mut layouts: Vec<Layout> = self
+            .inputs
+            .iter()
+            .chain(self.outputs)
+            .filter_map(|(_, b)| match b {
+                Bound::Element(a) => Some(a.layout.clone()),
+                _ => None,
+            })
+            .collect();
+        let mut refs: Vec<&mut Layout> = layouts.iter_mut().collect();
+        let dims = collapse(self.shape, &mut refs);
+        (dims, layouts)
+    }
+
+    pub fn source(&self) -> Result<Generated> {
+        let what = self.what();
+        let (dims, layouts) = self.collapsed();
+        let mut layout_of = layouts.into_iter();
+        let mut signature = vec!["long long n".to_string()];
+        signature.extend((0..dims.len()).map(|d| format!("long long d{d}")));
+        let mut loads = Vec::new();
+        let mut strided = false;
+        for (k, (param, bound)) in self.inputs.iter().chain(self.outputs).enumerate() {
+            let output = k >= self.inputs.len();
+            if let Bound::Element(a) = bound {
+                let layout = layout_of.next().expect("one layout per element argument");
+                strided |= !is_flat(&layout);
+                let flat = ArrayArg {
+                    buffer: a.buffer.clone(),
+                    layout: layout.clone(),
+                    dtype: a.dtype,
+                };
+                signature.push(declare(
+                    &param.name,
+                    &Bound::Element(flat),
+                    output,
+                    dims.len(),
+                    &what,
+                )?);
+                let at = place(&param.name, &layout, dims.len());
+                let ty = c_type(a.dtype, &what)?;
+                loads.push(if output {
+                    format!("{ty} &{} = {at};", param.name)
+                } else {
+                    format!("const {ty} {} = ({ty}){at};", param.name)
+                });
+            } else {
+                signature.push(declare(&param.name, bound, output, dims.len(), &what)?);
+            }
+        }
+        let mut text = prologue(self.placeholders, self.preamble, &what)?;
+        let _ = writeln!(
+            text,
+            "extern \"C\" __global__ void {}({}) {{",
+            self.name,
+            signature.join(", ")
+        );
+        text.push_str("    const arrsh_indexer _ind = {n};\n");
+        text.push_str("    const long long arrsh_stride = (long long)blockDim.x * gridDim.x;\n");
+        text.push_str(
+            "    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += arrsh_stride) {\n",
+        );
+        if strided {
+            let _ = writeln!(text, "        {}", coordinates(dims.len(), "i"));
+        }
+        for load in loads {
+            let _ = writeln!(text, "        {load}");
+        }
+        let operation_line = text.lines().count() + 1;
+        for line in self.operation.lines() {
+            let _ = writeln!(text, "        {line}");
+        }
+        text.push_str("        ;\n    }\n}\n");
+        Ok(Generated {
+            source: text,
+            operation_line,
+        })
+    }
+
+    /// Compiles (or finds) and launches the kernel: one counted kernel.
+    pub fn run(&self, kernel: Kernel) -> Result<()> {
+        let (dims, layouts) = self.collapsed();
+        let n: usize = self.shape.iter().product();
+        if n == 0 {
+            return Ok(());
+        }
+        let mut args = vec![Value::Long(n as i64)];
+        args.extend(dims.iter().map(|&d| Value::Long(d as i64)));
+        let mut layout_of = layouts.into_iter();
+        for (_, bound) in self.inputs.iter().chain(self.outputs) {
+            match bound {
+                Bound::Element(a) => {
+                    let layout = layout_of.next().expect("one layout per element argument");
+                    args.push(Value::Pointer(pointer(&a.buffer, layout.offset)));
+                    if !is_flat(&layout) {
+                        args.extend(layout.strides.iter().map(|&s| Value::Long(s as i64)));
+                    }
+                }
+                Bound::Raw(a) => args.push(Value::Pointer(pointer(&a.buffer, a.layout.offset))),
+                Bound::Scalar(s, dtype) => args.push(Value::scalar(*s, *dtype)),
+            }
+        }
+        let g = gpu()?;
+        launch(
+            g,
+            kernel,
+            self.name,
+            n,
+            (g.grid_for(n), 1, 1),
+            (BLOCK, 1, 1),
+            0,
+            &args,
+        )
+    }
+}
+
+pub struct ReductionCall<'a> {
+    pub name: &'a str,
+    pub map: &'a str,
+    pub reduce: &'a str,
+    pub post_map: &'a str,
+    pub identity: &'a str,
+    pub preamble: &'a str,
+    pub reduce_type: DType,
+    pub placeholders: &'a [(String, DType)],
+    /// Inputs over `[rows…, reduced…]` (the reduced axes last), scalars by value.
+    pub inputs: &'a [(Param, Bound)],
+    /// The output parameter and its contiguous buffer of `rows` elements.
+    pub output: (&'a Param, &'a Buffer, DType),
+    pub shape: &'a [usize],
+    pub rows: usize,
+}
+
+/// Threads of a reduction block.
+const REDUCE_BLOCK: u32 = 256;
+
+impl ReductionCall<'_> {
+    fn what(&self) -> String {
+        format!("reduction_kernel {}", self.name)
+    }
+
+    /// Blocks per output row: several when there are few rows (the partial results are then
+    /// combined by a second kernel), so that a full reduction fills the gpu.
+    pub fn blocks_per_row(&self, g: &Gpu) -> usize {
+        let length = (self.shape.iter().product::<usize>()) / self.rows.max(1);
+        let wanted = (g.multiprocessors as usize * 4).div_ceil(self.rows.max(1));
+        wanted
+            .min(length.div_ceil(REDUCE_BLOCK as usize * 8))
+            .max(1)
+    }
+
+    fn layouts(&self) -> Vec<Layout> {
+        self.inputs
+            .iter()
+            .filter_map(|(_, b)| match b {
+                Bound::Element(a) => Some(a.layout.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Both kernels' source: `NAME` (partials, or the result when one block per row) and
+    /// `NAME_combine`.
+    pub fn source(&self) -> Result<Generated> {
+        let what = self.what();
+        let dims = self.shape.len();
+        let acc = c_type(self.reduce_type, &what)?;
+        let out_ty = c_type(self.output.2, &what)?;
+        let mut signature = vec![
+            "long long rows".to_string(),
+            "long long length".to_string(),
+            "long long parts".to_string(),
+        ];
+        signature.extend((0..dims).map(|d| format!("long long d{d}")));
+        let mut loads = Vec::new();
+        for (param, bound) in self.inputs {
+            signature.push(declare(&param.name, bound, false, dims, &what)?);
+            if let Bound::Element(a) = bound {
+                let ty = c_type(a.dtype, &what)?;
+                let at = strided_place(&param.name, dims);
+                loads.push(format!("const {ty} {} = ({ty}){at};", param.name));
+            }
+        }
+        let out = &self.output.0.name;
+        let mut text = prologue(self.placeholders, self.preamble, &what)?;
+        let _ = writeln!(text, "typedef {acc} _type_reduce;");
+        let _ = writeln!(text, "#define REDUCE(a, b) ({})", self.reduce);
+        let _ = writeln!(
+            text,
+            "__device__ __forceinline__ void arrsh_post(_type_reduce a, {out_ty} &{out}) {{ {}; }}",
+            self.post_map
+        );
+        let _ = writeln!(
+            text,
+            "__device__ __forceinline__ _type_reduce arrsh_block(_type_reduce acc) {{"
+        );
+        let _ = writeln!(text, "    __shared__ _type_reduce partial[{REDUCE_BLOCK}];");
+        text.push_str(
+            "    partial[threadIdx.x] = acc;\n    __syncthreads();\n    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {\n        if (threadIdx.x < s) { _type_reduce a = partial[threadIdx.x], b = partial[threadIdx.x + s]; partial[threadIdx.x] = REDUCE(a, b); }\n        __syncthreads();\n    }\n    _type_reduce total = partial[0];\n    __syncthreads();\n    return total;\n}\n",
+        );
+        let _ = writeln!(
+            text,
+            "extern \"C\" __global__ void {}({}, _type_reduce* arrsh_partials, {out_ty}* arrsh_out) {{",
+            self.name,
+            signature.join(", ")
+        );
+        text.push_str("    const arrsh_indexer _ind = {rows * length};\n");
+        text.push_str(
+            "    for (long long job = blockIdx.x; job < rows * parts; job += gridDim.x) {\n",
+        );
+        text.push_str("        long long row = job / parts, part = job % parts;\n");
+        let _ = writeln!(text, "        _type_reduce acc = ({});", self.identity);
+        text.push_str(
+            "        for (long long j = part * blockDim.x + threadIdx.x; j < length; j += (long long)parts * blockDim.x) {\n",
+        );
+        text.push_str("            long long i = row * length + j;\n");
+        let _ = writeln!(text, "            {}", coordinates(dims, "i"));
+        for load in loads {
+            let _ = writeln!(text, "            {load}");
+        }
+        let operation_line = text.lines().count() + 1;
+        let _ = writeln!(
+            text,
+            "            _type_reduce a = acc, b = ({});",
+            self.map
+        );
+        text.push_str("            acc = REDUCE(a, b);\n        }\n");
+        text.push_str("        acc = arrsh_block(acc);\n");
+        text.push_str("        if (threadIdx.x == 0) {\n");
+        text.push_str("            if (parts == 1) arrsh_post(acc, arrsh_out[row]); else arrsh_partials[job] = acc;\n");
+        text.push_str("        }\n    }\n}\n");
+        let _ = writeln!(
+            text,
+            "extern \"C\" __global__ void {}_combine(long long rows, long long parts, const _type_reduce* arrsh_partials, {out_ty}* arrsh_out) {{",
+            self.name
+        );
+        text.push_str("    for (long long row = blockIdx.x; row < rows; row += gridDim.x) {\n");
+        let _ = writeln!(text, "        _type_reduce acc = ({});", self.identity);
+        text.push_str(
+            "        for (long long j = threadIdx.x; j < parts; j += blockDim.x) { _type_reduce a = acc, b = arrsh_partials[row * parts + j]; acc = REDUCE(a, b); }\n",
+        );
+        text.push_str("        acc = arrsh_block(acc);\n");
+        text.push_str("        if (threadIdx.x == 0) arrsh_post(acc, arrsh_out[row]);\n    }\n}\n");
+        Ok(Generated {
+            source: text,
+            operation_line,
+        })
+    }
+
+    /// Launches the reduction (and the combining kernel when a row took several blocks).
+    pub fn run(&self, kernels: &[Kernel]) -> Result<()> {
+        let g = gpu()?;
+        let n: usize = self.shape.iter().product();
+        let rows = self.rows;
+        if rows == 0 {
+            return Ok(());
+        }
+        let length = n.checked_div(rows).unwrap_or(0);
+        let parts = self.blocks_per_row(g);
+        let partials = if parts > 1 {
+            Some(Buffer::alloc(
+                crate::device::Device::Gpu,
+                rows * parts,
+                self.reduce_type,
+            )?)
+        } else {
+            None
+        };
+        let partials_pointer = partials.as_ref().map_or(0, |b| pointer(b, 0));
+        let mut args = vec![
+            Value::Long(rows as i64),
+            Value::Long(length as i64),
+            Value::Long(parts as i64),
+        ];
+        args.extend(self.shape.iter().map(|&d| Value::Long(d as i64)));
+        let mut layout_of = self.layouts().into_iter();
+        for (_, bound) in self.inputs {
+            match bound {
+                Bound::Element(a) => {
+                    let layout = layout_of.next().expect("one layout per element argument");
+                    args.push(Value::Pointer(pointer(&a.buffer, layout.offset)));
+                    args.extend(layout.strides.iter().map(|&s| Value::Long(s as i64)));
+                }
+                Bound::Raw(a) => args.push(Value::Pointer(pointer(&a.buffer, a.layout.offset))),
+                Bound::Scalar(s, dtype) => args.push(Value::scalar(*s, *dtype)),
+            }
+        }
+        let out_pointer = pointer(self.output.1, 0);
+        args.push(Value::Pointer(partials_pointer));
+        args.push(Value::Pointer(out_pointer));
+        let jobs = rows * parts;
+        let grid = jobs.min(g.multiprocessors as usize * 32).max(1) as u32;
+        let block = (REDUCE_BLOCK, 1, 1);
+        launch(g, kernels[0], self.name, n, (grid, 1, 1), block, 0, &args)?;
+        if parts > 1 {
+            let combine = [
+                Value::Long(rows as i64),
+                Value::Long(parts as i64),
+                Value::Pointer(partials_pointer),
+                Value::Pointer(out_pointer),
+            ];
+            let grid = rows.min(g.multiprocessors as usize * 32).max(1) as u32;
+            launch(
+                g,
+                kernels[1],
+                self.name,
+                rows * parts,
+                (grid, 1, 1),
+                block,
+                0,
+                &combine,
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// An element of input `name` at coordinates `k0 …` (its strides are parameters).
+fn strided_place(name: &str, dims: usize) -> String {
+    let terms: Vec<String> = (0..dims)
+        .map(|d| format!("k{d} * arrsh_{name}_s{d}"))
+        .collect();
+    if terms.is_empty() {
+        return format!("arrsh_{name}[0]");
+    }
+    format!("arrsh_{name}[{}]", terms.join(" + "))
+}
+
+/// A kernel argument's bytes.
+pub enum Value {
+    Long(i64),
+    Pointer(u64),
+    Bytes([u8; 8]),
+}
+
+impl Value {
+    pub fn scalar(value: Scalar, dtype: DType) -> Value {
+        let mut bytes = [0u8; 8];
+        with_dtype!(dtype, T => {
+            let v: T = value.cast();
+            let size = std::mem::size_of::<T>().min(8);
+            // SAFETY: T is a plain number of `size` bytes (user kernels take no complex values).
+            let raw = unsafe { std::slice::from_raw_parts(std::ptr::from_ref(&v).cast::<u8>(), size) };
+            bytes[..size].copy_from_slice(raw);
+        });
+        Value::Bytes(bytes)
+    }
+
+    fn pointer(&self) -> *mut c_void {
+        match self {
+            Value::Long(v) => v as *const i64 as *mut c_void,
+            Value::Pointer(p) => p as *const u64 as *mut c_void,
+            Value::Bytes(b) => b.as_ptr() as *mut c_void,
+        }
+    }
+}
+
+fn pointer(buffer: &Buffer, offset: usize) -> u64 {
+    buffer
+        .gpu()
+        .expect("user kernels run on gpu buffers")
+        .element_pointer(offset)
+}
+
+/// Launches `kernel` with `args` (one per kernel parameter): counted as one kernel.
+#[allow(clippy::too_many_arguments)]
+pub fn launch(
+    g: &Gpu,
+    kernel: Kernel,
+    name: &str,
+    elements: usize,
+    grid: (u32, u32, u32),
+    block: (u32, u32, u32),
+    shared_bytes: u32,
+    args: &[Value],
+) -> Result<()> {
+    let mut pointers: Vec<*mut c_void> = args.iter().map(Value::pointer).collect();
+    g.launch_user_kernel(
+        kernel,
+        name,
+        elements,
+        grid,
+        block,
+        shared_bytes,
+        &mut pointers,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::Device;
+
+    fn element(dtype: DType, layout: Layout) -> Bound {
+        Bound::Element(ArrayArg {
+            buffer: Buffer::alloc(Device::Cpu, 64, dtype).unwrap(),
+            layout,
+            dtype,
+        })
+    }
+
+    fn compiles(name: &str, source: &str) {
+        crate::device::gpu::modules::compile(name, source, "sm_90")
+            .unwrap_or_else(|e| panic!("{}\n{source}", e.message));
+    }
+
+    #[test]
+    fn parameter_lists_parse_as_cupy_writes_them() {
+        let params = parse_params("T x, raw float32 y,int64 n", "k").unwrap();
+        assert_eq!(params.len(), 3);
+        assert_eq!(params[0].ty, ParamType::Placeholder("T".into()));
+        assert!(params[1].raw && params[1].ty == ParamType::Fixed(DType::F32));
+        assert_eq!(params[2].ty, ParamType::Fixed(DType::I64));
+        assert!(parse_params("T", "k").is_err());
+        assert!(parse_params("T x, T x", "k").is_err());
+        assert!(parse_params("T 1x", "k").is_err());
+    }
+
+    /// Contiguous, strided and broadcast element arguments, raw arrays and scalars, and a
+    /// reduction: generated and compiled with NVRTC (no gpu needed).
+    #[test]
+    fn generated_user_kernels_compile() {
+        // SAFETY: only tries to open the library.
+        if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+            println!("skipped: no NVRTC library");
+            return;
+        }
+        let shape = [4, 8];
+        let flat = Layout::contiguous(&shape);
+        let column = Layout::contiguous(&[4, 1]).broadcast_to(&shape).unwrap();
+        let params = parse_params("T x, T y, raw int32 r, T s", "k").unwrap();
+        let outs = parse_params("T z", "k").unwrap();
+        let inputs = vec![
+            (params[0].clone(), element(DType::F32, flat.clone())),
+            (params[1].clone(), element(DType::F64, column.clone())),
+            (
+                params[2].clone(),
+                Bound::Raw(ArrayArg {
+                    buffer: Buffer::alloc(Device::Cpu, 4, DType::I32).unwrap(),
+                    layout: Layout::contiguous(&[4]),
+                    dtype: DType::I32,
+                }),
+            ),
+            (
+                params[3].clone(),
+                Bound::Scalar(Scalar::Float(2.0), DType::F64),
+            ),
+        ];
+        let outputs = vec![(
+            outs[0].clone(),
+            element(DType::F64, flat.transposed().transposed()),
+        )];
+        let placeholders = vec![("T".to_string(), DType::F64)];
+        let call = ElementwiseCall {
+            name: "mix",
+            operation: "z = x * y + r[i % 4] + s * _ind.size()",
+            preamble: "",
+            placeholders: &placeholders,
+            inputs: &inputs,
+            outputs: &outputs,
+            shape: &shape,
+        };
+        let generated = call.source().unwrap();
+        assert!(
+            generated.source.contains("k0 * arrsh_y_s0"),
+            "{}",
+            generated.source
+        );
+        assert!(generated.source.contains("arrsh_x[i]"));
+        compiles("mix", &generated.source);
+        let out = Buffer::alloc(Device::Cpu, 4, DType::F64).unwrap();
+        let reduce_inputs = vec![(params[0].clone(), element(DType::F64, column))];
+        let reduction = ReductionCall {
+            name: "l2",
+            map: "x * x",
+            reduce: "a + b",
+            post_map: "z = sqrt(a)",
+            identity: "0",
+            preamble: "",
+            reduce_type: DType::F64,
+            placeholders: &placeholders,
+            inputs: &reduce_inputs,
+            output: (&outs[0], &out, DType::F64),
+            shape: &shape,
+            rows: 4,
+        };
+        compiles("l2", &reduction.source().unwrap().source);
+    }
+}
