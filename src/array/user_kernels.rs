@@ -4,6 +4,7 @@
 //! on the gpu only: their code is CUDA C.
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
@@ -33,6 +34,7 @@ pub struct ElementwiseKernel {
     pub outputs: Vec<Param>,
     pub operation: String,
     pub preamble: String,
+    pub compiled: Compiled,
 }
 
 #[derive(Debug)]
@@ -46,12 +48,14 @@ pub struct ReductionKernel {
     pub identity: String,
     pub reduce_type: Option<ParamType>,
     pub preamble: String,
+    pub compiled: Compiled,
 }
 
 #[derive(Debug)]
 pub struct RawKernel {
     pub name: String,
     pub source: String,
+    pub compiled: Compiled,
 }
 
 fn needs_gpu(what: &str) -> crate::error::Error {
@@ -162,39 +166,51 @@ fn array_arg(a: &Array, layout: Layout, dtype: DType) -> Result<ArrayArg> {
     })
 }
 
-thread_local! {
-    /// Compiled user kernels by their generated source.
-    static COMPILED: RefCell<FxHashMap<String, Vec<Kernel>>> = RefCell::new(FxHashMap::default());
+/// A user kernel's compiled forms, by what their text depends on (argument dtypes, layouts).
+#[derive(Debug, Default)]
+pub struct Compiled(RefCell<FxHashMap<Vec<u32>, Rc<Entry>>>);
+
+#[derive(Debug)]
+struct Entry {
+    kernels: Vec<Kernel>,
+    source: String,
 }
 
-/// The kernels `entries` of generated (or user) source, compiled once per process (and cached
-/// on disk); NVRTC's errors become an arr error that points into the user's code.
-fn compiled(
-    what: &str,
-    name: &str,
-    generated: &Generated,
-    user_lines: usize,
-    entries: &[String],
-) -> Result<Vec<Kernel>> {
-    if let Some(k) = COMPILED.with(|c| c.borrow().get(&generated.source).cloned()) {
-        return Ok(k);
-    }
-    let names: Vec<&str> = entries.iter().map(String::as_str).collect();
-    let kernels = match gpu()?.user_module(name, &generated.source, &names) {
-        Ok(Ok(k)) => k,
-        Ok(Err(log)) => return Err(compile_error(what, name, generated, user_lines, &log)),
-        Err(e) if e.message.starts_with("no gpu kernel named") => {
-            return Err(value_error(format!(
-                "{what}: the code defines no kernel named `{name}` (declare it extern \"C\" __global__ void {name}(...))"
-            )))
+impl Compiled {
+    /// The kernels `entries` for `key`, generating and compiling the source on a miss (NVRTC's
+    /// own cache on disk spares later processes the compile); NVRTC's errors become an arr error
+    /// that points into the user's code.
+    fn get(
+        &self,
+        key: Vec<u32>,
+        what: &str,
+        name: &str,
+        entries: &[String],
+        user_lines: usize,
+        generate: impl FnOnce() -> Result<Generated>,
+    ) -> Result<Rc<Entry>> {
+        if let Some(entry) = self.0.borrow().get(&key) {
+            return Ok(entry.clone());
         }
-        Err(e) => return Err(e),
-    };
-    COMPILED.with(|c| {
-        c.borrow_mut()
-            .insert(generated.source.clone(), kernels.clone())
-    });
-    Ok(kernels)
+        let generated = generate()?;
+        let names: Vec<&str> = entries.iter().map(String::as_str).collect();
+        let kernels = match gpu()?.user_module(name, &generated.source, &names) {
+            Ok(Ok(k)) => k,
+            Ok(Err(log)) => return Err(compile_error(what, name, &generated, user_lines, &log)),
+            Err(e) if e.message.starts_with("no gpu kernel named") => {
+                return Err(value_error(format!(
+                    "{what}: the code defines no kernel named `{name}` (declare it extern \"C\" __global__ void {name}(...))"
+                )))
+            }
+            Err(e) => return Err(e),
+        };
+        let entry = Rc::new(Entry {
+            kernels,
+            source: generated.source,
+        });
+        self.0.borrow_mut().insert(key, entry.clone());
+        Ok(entry)
+    }
 }
 
 /// NVRTC's log with each `NAME.cu(LINE)` said as the line of the user's code it is.
@@ -356,22 +372,23 @@ impl ElementwiseKernel {
             outputs: &bound_outputs,
             shape: &shape,
         };
-        let generated = call.source()?;
-        let kernel = compiled(
+        let collapsed = call.collapse();
+        let entry = self.compiled.get(
+            call.key(&collapsed),
             &what,
             &self.name,
-            &generated,
+            std::slice::from_ref(&self.name),
             self.operation.lines().count(),
-            &[self.name.clone()],
-        )?[0];
+            || call.source(&collapsed),
+        )?;
         explain::record_user_kernel(
-            format!("elementwise_kernel {}", self.name),
+            what,
             &shape,
             traffic(&inputs),
             traffic(&bound_outputs),
-            &generated.source,
+            &entry.source,
         );
-        call.run(kernel)?;
+        call.run(&collapsed, entry.kernels[0])?;
         Ok(outputs)
     }
 }
@@ -438,9 +455,9 @@ impl ReductionKernel {
         let order: Vec<usize> = kept.iter().chain(reduced.iter()).copied().collect();
         let rows: usize = kept.iter().map(|&d| shape[d]).product();
         let mut out_shape: Vec<usize> = Vec::new();
-        for d in 0..ndim {
+        for (d, &n) in shape.iter().enumerate() {
             if !reduced.contains(&d) {
-                out_shape.push(shape[d]);
+                out_shape.push(n);
             } else if keepdims {
                 out_shape.push(1);
             }
@@ -484,17 +501,18 @@ impl ReductionKernel {
             shape: &dims,
             rows,
         };
-        let generated = call.source()?;
         let entries = [self.name.clone(), format!("{}_combine", self.name)];
-        let kernels = compiled(&what, &self.name, &generated, 1, &entries)?;
+        let entry = self
+            .compiled
+            .get(call.key(), &what, &self.name, &entries, 1, || call.source())?;
         explain::record_user_kernel(
             what.clone(),
             &permuted,
             traffic(&inputs),
             vec![(out_buffer.clone(), Layout::contiguous(&[rows]))],
-            &generated.source,
+            &entry.source,
         );
-        call.run(&kernels)?;
+        call.run(&entry.kernels)?;
         Ok(Array::from_buffer(out_buffer, &out_shape))
     }
 }
@@ -516,17 +534,20 @@ impl RawKernel {
             return Err(needs_gpu(&what));
         }
         let g = gpu()?;
-        let generated = Generated {
-            source: self.source.clone(),
-            operation_line: 1,
-        };
-        let kernel = compiled(
+        let entry = self.compiled.get(
+            Vec::new(),
             &what,
             &self.name,
-            &generated,
+            std::slice::from_ref(&self.name),
             self.source.lines().count(),
-            &[self.name.clone()],
-        )?[0];
+            || {
+                Ok(Generated {
+                    source: self.source.clone(),
+                    operation_line: 1,
+                })
+            },
+        )?;
+        let kernel = entry.kernels[0];
         let mut values = Vec::with_capacity(args.len());
         let mut kept: Vec<(Buffer, Layout)> = Vec::new();
         for (k, arg) in args.iter().enumerate() {

@@ -357,10 +357,13 @@ impl Interpreter {
             crate::base::human_bytes(written as f64)
         ));
         if let Some(source) = &pass.source {
-            text.push_str(
-                "  generated CUDA C (after the preludes kernels/elementwise.cuh and reduce.cuh):\n",
-            );
-            for line in crate::plan::cuda::generated_part(source).lines() {
+            let body = crate::plan::cuda::generated_part(source);
+            text.push_str(if body.len() == source.len() {
+                "  CUDA C:\n"
+            } else {
+                "  generated CUDA C (after the preludes kernels/elementwise.cuh and reduce.cuh):\n"
+            });
+            for line in body.lines() {
                 text.push_str("    ");
                 text.push_str(line);
                 text.push('\n');

@@ -196,13 +196,53 @@ pub struct ElementwiseCall<'a> {
     pub shape: &'a [usize],
 }
 
+/// The shape a kernel loops over, collapsed with every element argument's layout (in order).
+pub struct Collapsed {
+    dims: Vec<usize>,
+    layouts: Vec<Layout>,
+}
+
+/// What a generated kernel's text depends on besides the kernel's definition: each argument's
+/// kind and dtypes, the collapsed rank, the placeholders' dtypes.
+fn shape_key(
+    bound: &[&Bound],
+    collapsed: &Collapsed,
+    placeholders: &[(String, DType)],
+) -> Vec<u32> {
+    let mut key = vec![collapsed.dims.len() as u32];
+    key.extend(placeholders.iter().map(|(_, d)| *d as u32));
+    let mut layouts = collapsed.layouts.iter();
+    for b in bound {
+        key.extend(match b {
+            Bound::Element(a) => {
+                let flat = layouts.next().is_some_and(is_flat);
+                [flat as u32, a.buffer.dtype() as u32, a.dtype as u32]
+            }
+            Bound::Raw(a) => [2, a.buffer.dtype() as u32, a.dtype as u32],
+            Bound::Scalar(_, d) => [3, *d as u32, *d as u32],
+        });
+    }
+    key
+}
+
 impl ElementwiseCall<'_> {
     fn what(&self) -> String {
         format!("elementwise_kernel {}", self.name)
     }
 
+    /// The cache key of the kernel this call needs.
+    pub fn key(&self, collapsed: &Collapsed) -> Vec<u32> {
+        let bound: Vec<&Bound> = self
+            .inputs
+            .iter()
+            .chain(self.outputs)
+            .map(|(_, b)| b)
+            .collect();
+        shape_key(&bound, collapsed, self.placeholders)
+    }
+
     /// The shape the kernel loops over, collapsed with every element argument's layout.
-    fn collapsed(&self) -> (Vec<usize>, Vec<Layout>) {
+    pub fn collapse(&self) -> Collapsed {
         let mut layouts: Vec<Layout> = self
             .inputs
             .iter()
@@ -214,13 +254,13 @@ impl ElementwiseCall<'_> {
             .collect();
         let mut refs: Vec<&mut Layout> = layouts.iter_mut().collect();
         let dims = collapse(self.shape, &mut refs);
-        (dims, layouts)
+        Collapsed { dims, layouts }
     }
 
-    pub fn source(&self) -> Result<Generated> {
+    pub fn source(&self, collapsed: &Collapsed) -> Result<Generated> {
         let what = self.what();
-        let (dims, layouts) = self.collapsed();
-        let mut layout_of = layouts.into_iter();
+        let dims = &collapsed.dims;
+        let mut layout_of = collapsed.layouts.iter().cloned();
         let mut signature = vec!["long long n".to_string()];
         signature.extend((0..dims.len()).map(|d| format!("long long d{d}")));
         let mut loads = Vec::new();
@@ -282,22 +322,21 @@ impl ElementwiseCall<'_> {
         })
     }
 
-    /// Compiles (or finds) and launches the kernel: one counted kernel.
-    pub fn run(&self, kernel: Kernel) -> Result<()> {
-        let (dims, layouts) = self.collapsed();
+    /// Launches the kernel: one counted kernel, a thread per element (as CuPy launches).
+    pub fn run(&self, collapsed: &Collapsed, kernel: Kernel) -> Result<()> {
         let n: usize = self.shape.iter().product();
         if n == 0 {
             return Ok(());
         }
         let mut args = vec![Value::Long(n as i64)];
-        args.extend(dims.iter().map(|&d| Value::Long(d as i64)));
-        let mut layout_of = layouts.into_iter();
+        args.extend(collapsed.dims.iter().map(|&d| Value::Long(d as i64)));
+        let mut layout_of = collapsed.layouts.iter();
         for (_, bound) in self.inputs.iter().chain(self.outputs) {
             match bound {
                 Bound::Element(a) => {
                     let layout = layout_of.next().expect("one layout per element argument");
                     args.push(Value::Pointer(pointer(&a.buffer, layout.offset)));
-                    if !is_flat(&layout) {
+                    if !is_flat(layout) {
                         args.extend(layout.strides.iter().map(|&s| Value::Long(s as i64)));
                     }
                 }
@@ -306,12 +345,13 @@ impl ElementwiseCall<'_> {
             }
         }
         let g = gpu()?;
+        let grid = n.div_ceil(BLOCK as usize).min(i32::MAX as usize) as u32;
         launch(
             g,
             kernel,
             self.name,
             n,
-            (g.grid_for(n), 1, 1),
+            (grid, 1, 1),
             (BLOCK, 1, 1),
             0,
             &args,
@@ -352,6 +392,18 @@ impl ReductionCall<'_> {
         wanted
             .min(length.div_ceil(REDUCE_BLOCK as usize * 8))
             .max(1)
+    }
+
+    /// The cache key of the kernels this call needs.
+    pub fn key(&self) -> Vec<u32> {
+        let bound: Vec<&Bound> = self.inputs.iter().map(|(_, b)| b).collect();
+        let strided = Collapsed {
+            dims: self.shape.to_vec(),
+            layouts: Vec::new(),
+        };
+        let mut key = shape_key(&bound, &strided, self.placeholders);
+        key.extend([self.reduce_type as u32, self.output.2 as u32]);
+        key
     }
 
     fn layouts(&self) -> Vec<Layout> {
@@ -665,7 +717,7 @@ mod tests {
             outputs: &outputs,
             shape: &shape,
         };
-        let generated = call.source().unwrap();
+        let generated = call.source(&call.collapse()).unwrap();
         assert!(
             generated.source.contains("k0 * arrsh_y_s0"),
             "{}",

@@ -29,6 +29,7 @@ pub fn builtins() -> Vec<Builtin> {
                     operation: text_arg(a.required(2), what, "operation")?,
                     preamble: optional_text(&a, 4, what)?,
                     name,
+                    compiled: Default::default(),
                 })))
             }
         ),
@@ -62,6 +63,7 @@ pub fn builtins() -> Vec<Builtin> {
                     identity: text_arg(a.required(5), what, "identity")?,
                     reduce_type,
                     preamble: optional_text(&a, 8, what)?,
+                    compiled: Default::default(),
                 })))
             }
         ),
@@ -75,6 +77,7 @@ pub fn builtins() -> Vec<Builtin> {
                 Ok(kernel_value(UserKernel::Raw(RawKernel {
                     source: text_arg(a.required(0), what, "code")?,
                     name: identifier(text_arg(a.required(1), what, "name")?, what)?,
+                    compiled: Default::default(),
                 })))
             }
         ),
