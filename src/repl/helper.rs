@@ -177,7 +177,7 @@ fn innermost_call(text: &str) -> Option<&str> {
     let mut open: Vec<Option<&str>> = Vec::new();
     let mut callee = None;
     for token in tokenize(text) {
-        let piece = &text[token.range];
+        let piece = &text[token.range.clone()];
         match (token.kind, piece) {
             (Kind::Punct, "(") => open.push(callee),
             (Kind::Punct, "[" | "{") => open.push(None),
@@ -187,7 +187,19 @@ fn innermost_call(text: &str) -> Option<&str> {
             _ => {}
         }
         if token.kind != Kind::Space {
-            callee = (token.kind == Kind::Name).then_some(piece);
+            // `linalg.inv(`: a namespace's member is called by its full name.
+            let member = callee
+                .and_then(|c: &str| c.strip_suffix('.'))
+                .filter(|ns| builtins::Namespace::find(ns).is_some());
+            let start = token.range.start;
+            callee = match (token.kind, piece, member) {
+                (Kind::Name, _, Some(ns)) => Some(&text[start - ns.len() - 1..token.range.end]),
+                (Kind::Name, _, None) => Some(piece),
+                (Kind::Punct, ".", None) => callee
+                    .filter(|c| builtins::Namespace::find(c).is_some())
+                    .map(|c| &text[start - c.len()..token.range.end]),
+                _ => None,
+            };
         }
     }
     open.pop().flatten()
@@ -347,6 +359,11 @@ mod tests {
         assert_eq!(complete("f3"), (0, vec!["f32".into()]));
         assert_eq!(complete("  :pro"), (2, vec![":profile".into()]));
         assert_eq!(complete("x.sh"), (4, vec![]));
+        assert_eq!(complete("y = random.se"), (4, vec!["random.seed".into()]));
+        assert!(complete("random.")
+            .1
+            .contains(&"random.randint".to_string()));
+        assert_eq!(complete("y = x.ran").1, Vec::<String>::new());
         assert_eq!(complete("x = 1 "), (6, vec![]));
     }
 
@@ -381,6 +398,7 @@ mod tests {
         assert_eq!(innermost_call("linspace(0, len(x), "), Some("linspace"));
         assert_eq!(innermost_call("x[len("), Some("len"));
         assert_eq!(innermost_call("(1 + "), None);
+        assert_eq!(innermost_call("random.seed(x"), Some("random.seed"));
         assert_eq!(innermost_call("print(\"(\", "), Some("print"));
     }
 }
