@@ -2,23 +2,21 @@
 //! NumPy's defaults and errors), its dtypes (complex64 for f16, f32 and c64 inputs, complex128
 //! for the others; f32 or f64 on the real side of real transforms), the cropping and zero-padding
 //! of the input, the normalisation, and the dispatch: rustfft on the cpu (`device::cpu::fft`),
-//! cuFFT on the gpu (`device::gpu::fft`), where transforms over up to three consecutive axes of
-//! a C-ordered array are one batched plan. The sample frequencies and the shifts are built of
+//! cuFFT plans on the gpu (`gpu_fft`). The sample frequencies and the shifts are built of
 //! other array operations.
 
 use num_complex::Complex;
 
-use super::join::{part, roll};
+use super::join::roll;
 use super::ops::{self, Operand};
 use super::reduce::normalize_axis;
-use super::shape::moveaxis;
 use super::Array;
 use crate::base::element::Element;
 use crate::base::layout::shape_size;
 use crate::base::{DType, Scalar};
 use crate::device::cpu::fft::{self as cpu_fft, FftFloat};
 use crate::device::cpu::{CpuBuffer, CpuElement};
-use crate::device::gpu::fft::{FftKind, FftLayout, Signals};
+use crate::device::gpu::fft::FftKind;
 use crate::device::{Buffer, Device};
 use crate::error::{index_error, type_error, value_error, Error, ErrorKind, Result};
 use crate::plan::table::Op;
@@ -229,7 +227,7 @@ fn transform(
             on_cpu::<f32>(&input, kind, axes, &out_shape, inverse, scale)
         }
         Device::Cpu => on_cpu::<f64>(&input, kind, axes, &out_shape, inverse, scale),
-        Device::Gpu => on_gpu(input, fresh, kind, axes, n, inverse, scale),
+        Device::Gpu => super::gpu_fft::transform(input, fresh, kind, axes, n, inverse, scale),
     }
 }
 
@@ -365,167 +363,6 @@ where
 
 fn contiguous<'a, T>(v: &'a ndarray::ArrayViewD<'a, T>) -> &'a [T] {
     v.as_slice().expect("the transform's input is C-ordered")
-}
-
-// ---- the gpu ----
-
-/// Axes before a plan's past which the plan is not run once per index of them, but on a copy
-/// with its axes moved last.
-const LOOPED_PLANS: usize = 8;
-
-/// The transform of a C-ordered gpu `input` (already of the transform's dtype and size; `fresh`
-/// when it is a copy of the caller's) with cuFFT plans, then the scale as one elementwise pass.
-fn on_gpu(
-    input: Array,
-    fresh: bool,
-    kind: FftKind,
-    axes: &[usize],
-    n: usize,
-    inverse: bool,
-    scale: f64,
-) -> Result<Array> {
-    let real_axis = axes[axes.len() - 1];
-    let others = &axes[..axes.len() - 1];
-    let out = match kind {
-        FftKind::Complex => gpu_complex(&input, axes, inverse)?,
-        FftKind::RealToComplex => {
-            // The real axis and up to two axes just before it in one plan, as NumPy's result.
-            let mut run = vec![real_axis];
-            while run.len() < 3 && run[0] > 0 && others.contains(&(run[0] - 1)) {
-                run.insert(0, run[0] - 1);
-            }
-            let y = gpu_run(&input, kind, &run, false, n)?;
-            let rest: Vec<usize> = others
-                .iter()
-                .copied()
-                .filter(|a| !run.contains(a))
-                .collect();
-            if rest.is_empty() {
-                y
-            } else {
-                gpu_complex(&y, &rest, false)?
-            }
-        }
-        FftKind::ComplexToReal => {
-            // cuFFT's complex-to-real plans overwrite their input: it must be a copy.
-            let y = if !others.is_empty() {
-                gpu_complex(&input, others, true)?.contiguous()?
-            } else if fresh {
-                input
-            } else {
-                input.copy()?
-            };
-            drop_ignored_imaginary_parts(&y, real_axis, n)?;
-            gpu_run(&y, kind, &[real_axis], true, n)?
-        }
-    };
-    if scale == 1.0 {
-        Ok(out)
-    } else {
-        ops::with_scalar(Op::Multiply, &out, Scalar::Float(scale))
-    }
-}
-
-/// Complex transforms along `axes`, consecutive axes together in plans of up to three.
-fn gpu_complex(x: &Array, axes: &[usize], inverse: bool) -> Result<Array> {
-    let mut sorted = axes.to_vec();
-    sorted.sort_unstable();
-    let mut runs: Vec<Vec<usize>> = Vec::new();
-    for &axis in sorted.iter().rev() {
-        match runs.last_mut() {
-            Some(run) if run.len() < 3 && run[0] == axis + 1 => run.insert(0, axis),
-            _ => runs.push(vec![axis]),
-        }
-    }
-    runs.iter().try_fold(x.clone(), |y, run| {
-        gpu_run(&y.contiguous()?, FftKind::Complex, run, inverse, 0)
-    })
-}
-
-/// NumPy ignores the imaginary parts of the zero frequency and, for an even `n`, of the last;
-/// cuFFT would read them: they are zeroed first (in `y`, a copy the caller owns).
-fn drop_ignored_imaginary_parts(y: &Array, axis: usize, n: usize) -> Result<()> {
-    let half = n / 2 + 1;
-    let mut lanes = vec![0];
-    if n % 2 == 0 && half > 1 {
-        lanes.push(half - 1);
-    }
-    for k in lanes {
-        let lane = part(y, axis, k, 1);
-        ops::assign(&lane, Operand::Array(&ops::real(&lane)?))?;
-    }
-    Ok(())
-}
-
-/// One batched cuFFT plan over the consecutive axes `run` of a C-ordered `x`, into a new array:
-/// the signals are the lanes over those axes, batched over the axes after them (strided
-/// signals) or before them (contiguous ones). With axes both before and after, the plan runs
-/// once per index of those before, or past `LOOPED_PLANS` of them on a copy with the run moved
-/// last (the result is a view with the axes back in place). `n` is a real transform's length.
-fn gpu_run(x: &Array, kind: FftKind, run: &[usize], inverse: bool, n: usize) -> Result<Array> {
-    let (first, end) = (run[0], run[run.len() - 1] + 1);
-    let outer: usize = x.shape()[..first].iter().product();
-    let inner: usize = x.shape()[end..].iter().product();
-    if outer > LOOPED_PLANS && inner > 1 {
-        let ndim = x.ndim();
-        let from: Vec<i64> = run.iter().map(|&a| a as i64).collect();
-        let to: Vec<usize> = (ndim - run.len()..ndim).collect();
-        let to_axes: Vec<i64> = to.iter().map(|&a| a as i64).collect();
-        let moved = moveaxis(x, &from, &to_axes)?.contiguous()?;
-        let y = gpu_run(&moved, kind, &to, inverse, n)?;
-        return moveaxis(&y, &to_axes, &from);
-    }
-    let in_dims: Vec<usize> = x.shape()[first..end].to_vec();
-    let mut out_dims = in_dims.clone();
-    let last = out_dims.len() - 1;
-    let (lengths, out_dtype) = match kind {
-        FftKind::Complex => (in_dims.clone(), x.dtype()),
-        FftKind::RealToComplex => {
-            out_dims[last] = in_dims[last] / 2 + 1;
-            (in_dims.clone(), x.dtype().complex_of())
-        }
-        FftKind::ComplexToReal => {
-            out_dims[last] = n;
-            (out_dims.clone(), x.dtype().real())
-        }
-    };
-    let mut out_shape = x.shape().to_vec();
-    out_shape[first..end].copy_from_slice(&out_dims);
-    let out = super::on_gpu::empty(&out_shape, out_dtype)?;
-    if out.size() == 0 {
-        return Ok(out);
-    }
-    let in_block: usize = in_dims.iter().product();
-    let out_block: usize = out_dims.iter().product();
-    let signals = |dims: &[usize], block: usize| Signals {
-        embed: dims.iter().map(|&d| d as i64).collect(),
-        stride: inner as i64,
-        distance: if inner == 1 { block as i64 } else { 1 },
-    };
-    let layout = FftLayout {
-        lengths: lengths.iter().map(|&d| d as i64).collect(),
-        batch: if inner == 1 { outer } else { inner } as i64,
-        input: signals(&in_dims, in_block),
-        output: signals(&out_dims, out_block),
-    };
-    let loops = if inner == 1 { 1 } else { outer };
-    let (source, target) = (super::on_gpu::pointer(x)?, super::on_gpu::pointer(&out)?);
-    let (in_bytes, out_bytes) = (
-        in_block * inner * x.dtype().size(),
-        out_block * inner * out_dtype.size(),
-    );
-    let g = crate::device::gpu::gpu()?;
-    for o in 0..loops {
-        g.fft(
-            kind,
-            x.dtype().real(),
-            &layout,
-            source + (o * in_bytes) as u64,
-            target + (o * out_bytes) as u64,
-            inverse,
-        )?;
-    }
-    Ok(out)
 }
 
 // ---- frequencies and shifts ----

@@ -5,6 +5,7 @@
 pub mod contract;
 pub mod fft;
 pub mod format;
+pub mod gpu_fft;
 pub mod gpu_sort;
 pub mod histogram;
 pub mod index;

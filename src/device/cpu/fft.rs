@@ -68,7 +68,7 @@ impl<T: FftFloat> Plans<T> {
     }
 
     fn real(&mut self, n: usize, inverse: bool) -> RealFft<T> {
-        let even = n % 2 == 0;
+        let even = n.is_multiple_of(2);
         let fft = self.complex(if even { n / 2 } else { n }, inverse);
         let twiddles = if even {
             self.twiddles
