@@ -3,7 +3,9 @@
 //! work as plans (`crate::plan`), which the devices run.
 
 pub mod contract;
+pub mod fft;
 pub mod format;
+pub mod gpu_fft;
 pub mod gpu_sort;
 pub mod histogram;
 pub mod index;

@@ -26,12 +26,12 @@ fn gpu_buffer(a: &Array) -> Result<GpuBuffer> {
 }
 
 /// The device address of a contiguous array's first element.
-fn pointer(a: &Array) -> Result<u64> {
+pub(super) fn pointer(a: &Array) -> Result<u64> {
     Ok(gpu_buffer(a)?.element_pointer(a.layout().offset))
 }
 
 /// A new, uninitialised C-ordered gpu array.
-fn empty(shape: &[usize], dtype: DType) -> Result<Array> {
+pub(super) fn empty(shape: &[usize], dtype: DType) -> Result<Array> {
     let size = shape_size(shape)?;
     Ok(Array::from_buffer(
         Buffer::alloc(Device::Gpu, size, dtype)?,

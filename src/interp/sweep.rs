@@ -224,11 +224,13 @@ fn chart(name: &str, rows: &[Row]) -> String {
     out
 }
 
-/// `1000000` as `1e6`, other numbers as they are.
+/// `1000000` as `1e6`, `1048576` as `2^20`, other numbers as they are.
 fn compact(n: i64) -> String {
     let digits = n.to_string();
     let zeros = digits.len() - digits.trim_end_matches('0').len();
-    if n >= 1000 && zeros >= 3 {
+    if n >= 1024 && n.count_ones() == 1 {
+        format!("2^{}", n.trailing_zeros())
+    } else if n >= 1000 && zeros >= 3 {
         let lead = digits.trim_end_matches('0');
         format!("{lead}e{zeros}")
     } else {
@@ -268,6 +270,8 @@ mod tests {
         assert_eq!(crossover(&[row(1, 1.0, 0.5), row(10, 1.0, 2.0)]), None);
         assert_eq!(crossover(&[row(1, 1.0, 0.5), row(10, 2.0, 1.0)]), Some(1));
         assert_eq!(compact(1_000_000), "1e6");
+        assert_eq!(compact(1 << 24), "2^24");
+        assert_eq!(compact(512), "512");
         assert_eq!(compact(2500), "2500");
         assert_eq!(compact(25000), "25e3");
     }
