@@ -3,12 +3,15 @@
 //! work as plans (`crate::plan`), which the devices run.
 
 pub mod contract;
+pub mod decompositions;
 pub mod format;
+pub mod gpu_decompositions;
 pub mod gpu_sort;
 pub mod histogram;
 pub mod index;
 pub mod join;
 pub mod linalg;
+pub mod matrix_functions;
 pub mod on_gpu;
 pub mod ops;
 pub mod reduce;

@@ -3,6 +3,7 @@
 //! rest with ndarray and rayon.
 
 pub mod conv;
+pub mod decompose;
 pub mod linalg;
 pub mod npy;
 pub mod random;

@@ -23,6 +23,13 @@ pub struct Gpu {
     pub(super) modules: RefCell<Option<super::modules::Modules>>,
     pub(super) blas: Cell<Option<cudarc::cublas::sys::cublasHandle_t>>,
     pub(super) rng: Cell<Option<cudarc::curand::sys::curandGenerator_t>>,
+    /// cuSOLVER's handle and parameters object, made on first use.
+    pub(super) solver: Cell<
+        Option<(
+            cudarc::cusolver::sys::cusolverDnHandle_t,
+            cudarc::cusolver::sys::cusolverDnParams_t,
+        )>,
+    >,
     pub(super) staging: RefCell<Option<super::memory::Staging>>,
     pub(super) scratch: Cell<*mut u8>,
     pub(super) events: (sys::CUevent, sys::CUevent),
@@ -167,6 +174,7 @@ fn create_context() -> std::result::Result<&'static Gpu, Error> {
             modules: RefCell::new(None),
             blas: Cell::new(None),
             rng: Cell::new(None),
+            solver: Cell::new(None),
             staging: RefCell::new(None),
             scratch: Cell::new(std::ptr::null_mut()),
             events: (event()?, event()?),

@@ -274,6 +274,7 @@ pub static NAMESPACES: [Namespace; 3] = [
             "trace",
             "vecdot",
             "matrix_transpose",
+            "cross",
         ],
     },
     Namespace {
