@@ -12,7 +12,7 @@ use faer::linalg::lu::partial_pivoting::{factor as lu_factor, inverse as lu_inve
 use faer::linalg::svd::ComputeSvdVectors;
 use faer::linalg::evd::ComputeEigenvectors;
 use faer::linalg::solvers::{Llt, Qr};
-use faer::traits::math_utils::{abs, abs2, conj, mul, mul_real, neg, one, real, zero};
+use faer::traits::math_utils::{abs, abs2, conj, from_real, imag, mul, mul_real, neg, one, real, zero};
 use faer::traits::{ComplexField, RealField};
 use faer::{Conj, MatMut, MatRef, Par, Side};
 use ndarray::{ArrayView2, ArrayViewD, Axis, Ix2};
@@ -353,16 +353,29 @@ pub fn eigh<T: Field>(
         // The lower triangle of Aᵀ is the upper one of A: its Hermitian matrix is conj(A)'s,
         // with the same eigenvalues and conjugated eigenvectors.
         let source = if lower { faer_ref(x) } else { faer_ref(x.t()) };
+        // LAPACK ignores the imaginary parts of a Hermitian matrix's diagonal; faer would not.
+        let real_diagonal = (!T::IS_REAL && (0..n).any(|i| imag(&source[(i, i)]) != zero::<T::Real>()))
+            .then(|| {
+                let mut copy = column_major_copy(source);
+                for i in 0..n {
+                    copy[i * n + i] = from_real(&real(&copy[i * n + i]));
+                }
+                copy
+            });
+        let source = real_diagonal.as_deref().map_or(source, |c| MatRef::from_column_major_slice(c, n, n));
         let mut w = vec![zero::<T>(); n];
         let mut u = vec![zero::<T>(); if vectors { n * n } else { 0 }];
         let mut mem = scratch(faer::linalg::evd::self_adjoint_evd_scratch::<T>(n, how, par, Default::default()));
+        let mut params: faer::Spec<faer::linalg::evd::SelfAdjointEvdParams, T> = Default::default();
+        if let Ok(t) = std::env::var("ARRSH_TRIDIAG_PAR") { params.tridiag.par_threshold = t.parse().unwrap(); }
+        if let Ok(t) = std::env::var("ARRSH_EVD_RECURSION") { params.recursion_threshold = t.parse().unwrap(); }
         faer::linalg::evd::self_adjoint_evd(
             source,
             faer::diag::DiagMut::from_slice_mut(&mut w),
             vectors.then(|| columns_mut(&mut u, n, n)),
             par,
             MemStack::new(&mut mem),
-            Default::default(),
+            params,
         )
         .map_err(|_| linalg_error("Eigenvalues did not converge"))?;
         if !lower {
