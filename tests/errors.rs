@@ -425,6 +425,20 @@ const CASES: &[Case] = &[
     case(Type, "cumulative_sum(ones([2, 2]), include_initial=true)", 1, 1, &["axis="]),
     case(Type, "std([1, 2], ddof=1, correction=1)", 1, 1, &["ddof and correction"]),
     case(Type, "argmax(ones([2, 2]), axis=[0, 1])", 1, 1, &["must be an integer"]),
+    // ---- linalg: NumPy's LinAlgError and its other errors, at the call ----
+    case(LinAlg, "linalg.inv(zeros([2, 2]))", 1, 1, &["LinAlgError: Singular matrix"]),
+    case(LinAlg, "a = [[1.0, 2.0], [2.0, 4.0]]\nx = linalg.solve(a, [1.0, 1.0])", 2, 5, &["LinAlgError: Singular matrix"]),
+    case(LinAlg, "linalg.cholesky(-eye(3))", 1, 1, &["LinAlgError: Matrix is not positive definite"]),
+    case(LinAlg, "linalg.det(ones([2, 3]))", 1, 1, &["LinAlgError: Last 2 dimensions of the array must be square"]),
+    case(LinAlg, "linalg.eigvalsh(ones(4))", 1, 1, &["LinAlgError", "1-dimensional array given"]),
+    case(LinAlg, "linalg.svd(full([3, 3], nan))", 1, 1, &["LinAlgError: SVD did not converge"]),
+    case(LinAlg, "linalg.lstsq(ones([3, 2]), ones(2))", 1, 1, &["LinAlgError: Incompatible dimensions"]),
+    case(Type, "linalg.inv(astype(eye(2), f16))", 1, 1, &["float16 is unsupported in linalg"]),
+    case(Value, "linalg.qr(eye(2), mode=\"full\")", 1, 1, &["Unrecognized mode 'full'"]),
+    case(Value, "linalg.norm(eye(2), ord=\"max\")", 1, 1, &["Invalid norm order"]),
+    case(Value, "cross(ones(5), ones(3))", 1, 1, &["incompatible dimensions for cross product"]),
+    case(Shape, "linalg.solve(eye(2), ones(3))", 1, 1, &["do not match"]),
+    case(Type, "linalg.matrix_power(eye(2), 0.5)", 1, 1, &["exponent must be an integer"]),
 ];
 
 /// Edge cases that are not errors: they must run (exit 0) and print exactly this.
@@ -520,6 +534,9 @@ const GPU_CASES: &[Case] = &[
     case(ZeroDivision, "x = arange(4, device=gpu) % 0", 1, 5, &["modulo by zero"]),
     case(Index, "x = arange(4, device=gpu)\ny = x[ones(3, device=gpu) > 0]", 2, 5, &["boolean index did not match"]),
     case(Shape, "x = ones([2, 3], device=gpu)\ny = x @ ones([2, 3], device=gpu)", 2, 5, &["not aligned"]),
+    case(LinAlg, "x = linalg.inv(zeros([2, 2], device=gpu))", 1, 5, &["LinAlgError: Singular matrix"]),
+    case(LinAlg, "x = linalg.cholesky(-eye(3, device=gpu))", 1, 5, &["LinAlgError: Matrix is not positive definite"]),
+    case(Device, "x = linalg.solve(eye(2, device=gpu), ones(2))", 1, 5, &["different devices"]),
 ];
 
 fn arrsh() -> &'static str {

@@ -555,14 +555,26 @@ fn errors_on(device: &str) {
         let stderr = String::from_utf8_lossy(&out.stderr);
         let clean = out.status.code() == Some(1)
             && !stderr.contains("panicked")
-            && stderr.lines().any(|l| l.contains(": error: ") && l.contains(message));
-        (!clean).then(|| format!("{code}: expected an error with {message:?}, got exit {:?}: {}", out.status.code(), first_error_line(&out)))
+            && stderr
+                .lines()
+                .any(|l| l.contains(": error: ") && l.contains(message));
+        (!clean).then(|| {
+            format!(
+                "{code}: expected an error with {message:?}, got exit {:?}: {}",
+                out.status.code(),
+                first_error_line(&out)
+            )
+        })
     })
     .into_iter()
     .flatten()
     .collect();
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(failures.is_empty(), "on the {device}:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "on the {device}:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]

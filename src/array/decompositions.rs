@@ -7,8 +7,8 @@
 use super::ops::device_mismatch;
 use super::shape::{broadcast_to, reshape};
 use super::Array;
-use crate::base::layout::{broadcast_shapes, shape_text, Layout};
 use crate::base::element::{c128, c64};
+use crate::base::layout::{broadcast_shapes, shape_text, Layout};
 use crate::base::{DType, Scalar};
 use crate::device::cpu::decompose::{self, Field, Order, Stack};
 use crate::device::cpu::CpuElement;
@@ -72,7 +72,9 @@ pub fn check_square(a: &Array) -> Result<()> {
     check_stacked(a)?;
     let n = a.ndim();
     if a.shape()[n - 1] != a.shape()[n - 2] {
-        return Err(linalg_error("Last 2 dimensions of the array must be square"));
+        return Err(linalg_error(
+            "Last 2 dimensions of the array must be square",
+        ));
     }
     Ok(())
 }
@@ -174,13 +176,21 @@ pub fn solve(a: &Array, b: &Array) -> Result<Array> {
     check_square(a)?;
     let (a_batch, m, _) = split_shape(a);
     let vector = b.ndim() == 1;
-    let b_matrix = if vector { reshape(b, &[-1, 1])? } else { b.clone() };
+    let b_matrix = if vector {
+        reshape(b, &[-1, 1])?
+    } else {
+        b.clone()
+    };
     if b_matrix.ndim() < 2 || b_matrix.shape()[b_matrix.ndim() - 2] != m {
         return Err(shape_error(format!(
             "solve: a of shape {} and b of shape {} do not match (b needs {m} rows{})",
             shape_text(a.shape()),
             shape_text(b.shape()),
-            if vector { "" } else { ", as its next-to-last axis" }
+            if vector {
+                ""
+            } else {
+                ", as its next-to-last axis"
+            }
         )));
     }
     let (b_batch, _, k) = split_shape(&b_matrix);
@@ -290,7 +300,10 @@ pub fn qr(a: &Array, mode: QrMode) -> Result<(Option<Array>, Array)> {
             (true, true) => Some(identity(&batch, m, dtype, a.device())?),
             (true, false) => Some(zeros(&with_tail(&batch, &[m, k]), dtype, a.device())?),
         };
-        return Ok((q, zeros(&with_tail(&batch, &[r_rows, n]), dtype, a.device())?));
+        return Ok((
+            q,
+            zeros(&with_tail(&batch, &[r_rows, n]), dtype, a.device())?,
+        ));
     }
     if a.device() == Device::Gpu {
         return super::gpu_decompositions::qr(a, dtype, complete, want_q);
@@ -354,7 +367,9 @@ pub fn eigh(a: &Array, lower: bool, vectors: bool) -> Result<(Array, Option<Arra
     let batch = batch.to_vec();
     if a.size() == 0 {
         let w = zeros(&with_tail(&batch, &[n]), dtype.real(), a.device())?;
-        let v = vectors.then(|| zeros(a.shape(), dtype, a.device())).transpose()?;
+        let v = vectors
+            .then(|| zeros(a.shape(), dtype, a.device()))
+            .transpose()?;
         return Ok((w, v));
     }
     if a.device() == Device::Gpu {
@@ -376,7 +391,9 @@ pub fn eig(a: &Array, vectors: bool) -> Result<(Array, Option<Array>)> {
     let batch = batch.to_vec();
     if a.size() == 0 {
         let w = zeros(&with_tail(&batch, &[n]), dtype, a.device())?;
-        let v = vectors.then(|| zeros(a.shape(), dtype, a.device())).transpose()?;
+        let v = vectors
+            .then(|| zeros(a.shape(), dtype, a.device()))
+            .transpose()?;
         return Ok((w, v));
     }
     if a.device() == Device::Gpu {
@@ -396,5 +413,8 @@ pub fn eig(a: &Array, vectors: bool) -> Result<(Array, Option<Array>)> {
     if !all_real {
         return Ok((w, v));
     }
-    Ok((super::ops::real(&w)?, v.as_ref().map(super::ops::real).transpose()?))
+    Ok((
+        super::ops::real(&w)?,
+        v.as_ref().map(super::ops::real).transpose()?,
+    ))
 }

@@ -28,14 +28,20 @@ const BATCHED: usize = 32;
 /// The device address of an array's first element, once its elements are computed.
 fn pointer(a: &Array) -> Result<u64> {
     let buffer = a.buffer()?;
-    let g = buffer.gpu().expect("gpu_decompositions is only called with gpu arrays");
+    let g = buffer
+        .gpu()
+        .expect("gpu_decompositions is only called with gpu arrays");
     Ok(g.element_pointer(a.layout().offset))
 }
 
 /// A fresh C-ordered copy of `a` as `dtype` (each matrix transposed when `transpose`, so that it
 /// is column-major): what a factorisation overwrites. One kernel, computed now.
 fn working(a: &Array, dtype: DType, transpose: bool) -> Result<(Array, u64)> {
-    let source = if transpose { matrix_transpose(a)? } else { a.clone() };
+    let source = if transpose {
+        matrix_transpose(a)?
+    } else {
+        a.clone()
+    };
     let copy = source.astype(dtype)?;
     let at = pointer(&copy)?;
     Ok((copy, at))
@@ -58,7 +64,12 @@ fn scratch(g: &'static Gpu, len: usize, dtype: DType) -> Result<GpuBuffer> {
 fn matrix_pointers(g: &'static Gpu, base: u64, step: usize, count: usize) -> Result<GpuBuffer> {
     let out = scratch(g, count, DType::U64)?;
     let (to, step, n) = (out.device_pointer(), step as u64, count as i64);
-    g.launch_over("linalg", "matrix_pointers", count, &mut kernel_args![to, base, step, n])?;
+    g.launch_over(
+        "linalg",
+        "matrix_pointers",
+        count,
+        &mut kernel_args![to, base, step, n],
+    )?;
     Ok(out)
 }
 
@@ -93,7 +104,10 @@ impl Status {
     fn check(words: &[i32], count: usize, failure: &str) -> Result<()> {
         let words = &words[..count.min(words.len())];
         if let Some(w) = words.iter().find(|&&w| w < 0) {
-            return Err(device_error(format!("cuSOLVER: argument {} is invalid", -w)));
+            return Err(device_error(format!(
+                "cuSOLVER: argument {} is invalid",
+                -w
+            )));
         }
         if words.iter().any(|&w| w > 0) {
             return Err(linalg_error(failure));
@@ -128,7 +142,12 @@ fn zero_triangle(a: &Array, rows: usize, cols: usize, lower: bool) -> Result<()>
     let (batch, r, c) = (count as i64, rows as i64, cols as i64);
     let (bs, rs, cs, low) = (r * c, c, 1i64, lower as i32);
     let name = format!("zero_triangle_{}", a.dtype().size());
-    g.launch_over("linalg", &name, a.size(), &mut kernel_args![at, batch, r, c, bs, rs, cs, low])
+    g.launch_over(
+        "linalg",
+        &name,
+        a.size(),
+        &mut kernel_args![at, batch, r, c, bs, rs, cs, low],
+    )
 }
 
 fn kernel_suffix(dtype: DType) -> &'static str {
@@ -146,7 +165,7 @@ pub fn inv(a: &Array, dtype: DType) -> Result<Array> {
     let g = gpu()?;
     let (batch, count, n, _) = stack_of(a);
     let step = n * n * dtype.size();
-    let (work, at) = working(a, dtype, false)?;
+    let (_work, at) = working(a, dtype, false)?;
     if count > 1 && n <= BATCHED {
         let (out, to) = empty(a.shape(), dtype)?;
         let sources = matrix_pointers(g, at, step, count)?;
@@ -155,9 +174,16 @@ pub fn inv(a: &Array, dtype: DType) -> Result<Array> {
         let status = Status::new(g, count)?;
         let (s, p) = (sources.device_pointer(), pivots.device_pointer());
         g.getrf_batched(dtype, n, count, s, p, status.base())?;
-        g.getri_batched(dtype, n, count, s, p, targets.device_pointer(), status.base())?;
+        g.getri_batched(
+            dtype,
+            n,
+            count,
+            s,
+            p,
+            targets.device_pointer(),
+            status.base(),
+        )?;
         status.read_and_check("Singular matrix")?;
-        drop(work);
         return Ok(out);
     }
     let out = identity(&batch, n, dtype, Device::Gpu)?;
@@ -167,7 +193,17 @@ pub fn inv(a: &Array, dtype: DType) -> Result<Array> {
     let pivots = Strided::new(pivots.device_pointer(), n * 8);
     let (lu, x) = (Strided::new(at, step), Strided::new(to, step));
     g.getrf(dtype, n, count, lu, pivots, status.slots(0))?;
-    g.getrs(dtype, false, n, n, count, lu, pivots, x, status.slots(count))?;
+    g.getrs(
+        dtype,
+        false,
+        n,
+        n,
+        count,
+        lu,
+        pivots,
+        x,
+        status.slots(count),
+    )?;
     status.read_and_check("Singular matrix")?;
     Ok(out)
 }
@@ -196,7 +232,17 @@ pub fn solve(a: &Array, b: &Array, dtype: DType) -> Result<Array> {
         let pivots = Strided::new(pivots.device_pointer(), n * 8);
         let lu = Strided::new(at, step);
         g.getrf(dtype, n, count, lu, pivots, status.slots(0))?;
-        g.getrs(dtype, true, n, k, count, lu, pivots, Strided::new(xt, b_step), status.slots(count))?;
+        g.getrs(
+            dtype,
+            true,
+            n,
+            k,
+            count,
+            lu,
+            pivots,
+            Strided::new(xt, b_step),
+            status.slots(count),
+        )?;
         status.read_and_check("Singular matrix")?;
     }
     Ok(x.with_layout(stack_layout(&batch, n, k, true)))
@@ -215,17 +261,36 @@ pub fn slogdet(a: &Array, dtype: DType) -> Result<(Array, Array)> {
     let (pivots, width) = if count > 1 && n <= BATCHED {
         let pivots = scratch(g, n * count, DType::I32)?;
         let sources = matrix_pointers(g, at, step, count)?;
-        g.getrf_batched(dtype, n, count, sources.device_pointer(), pivots.device_pointer(), status.base())?;
+        g.getrf_batched(
+            dtype,
+            n,
+            count,
+            sources.device_pointer(),
+            pivots.device_pointer(),
+            status.base(),
+        )?;
         (pivots, "i32")
     } else {
         let pivots = scratch(g, n * count, DType::I64)?;
         let strided = Strided::new(pivots.device_pointer(), n * 8);
-        g.getrf(dtype, n, count, Strided::new(at, step), strided, status.slots(0))?;
+        g.getrf(
+            dtype,
+            n,
+            count,
+            Strided::new(at, step),
+            strided,
+            status.slots(0),
+        )?;
         (pivots, "i64")
     };
     let (p, n64, c64) = (pivots.device_pointer(), n as i64, count as i64);
     let name = format!("slogdet_{}_{width}", kernel_suffix(dtype));
-    g.launch_over("linalg", &name, count, &mut kernel_args![at, p, n64, c64, sign_at, log_at])?;
+    g.launch_over(
+        "linalg",
+        &name,
+        count,
+        &mut kernel_args![at, p, n64, c64, sign_at, log_at],
+    )?;
     Ok((sign, log))
 }
 
@@ -240,9 +305,23 @@ pub fn cholesky(a: &Array, dtype: DType, upper: bool) -> Result<Array> {
     let status = Status::new(g, count)?;
     if count > 1 && n <= BATCHED {
         let matrices = matrix_pointers(g, at, step, count)?;
-        g.potrf_batched(dtype, fill, n, count, matrices.device_pointer(), status.base())?;
+        g.potrf_batched(
+            dtype,
+            fill,
+            n,
+            count,
+            matrices.device_pointer(),
+            status.base(),
+        )?;
     } else {
-        g.potrf(dtype, fill, n, count, Strided::new(at, step), status.slots(0))?;
+        g.potrf(
+            dtype,
+            fill,
+            n,
+            count,
+            Strided::new(at, step),
+            status.slots(0),
+        )?;
     }
     zero_triangle(&work, n, n, upper)?;
     status.read_and_check("Matrix is not positive definite")?;
@@ -261,7 +340,15 @@ pub fn qr(a: &Array, dtype: DType, complete: bool, want_q: bool) -> Result<(Opti
     let tau = scratch(g, k * count, dtype)?;
     let status = Status::new(g, 2 * count)?;
     let taus = Strided::new(tau.device_pointer(), k * size);
-    g.geqrf(dtype, m, n, count, Strided::new(at, m * n * size), taus, status.slots(0))?;
+    g.geqrf(
+        dtype,
+        m,
+        n,
+        count,
+        Strided::new(at, m * n * size),
+        taus,
+        status.slots(0),
+    )?;
     let factored = work.with_layout(stack_layout(&batch, m, n, true));
     let r_rows = if complete { m } else { k };
     let r = leading_block(&factored, r_rows, n).copy()?;
@@ -272,7 +359,16 @@ pub fn qr(a: &Array, dtype: DType, complete: bool, want_q: bool) -> Result<(Opti
     let q_cols = if complete { m } else { k };
     let q = if q_cols <= n {
         let matrices = Strided::new(at, m * n * size);
-        g.orgqr(dtype, m, q_cols, q_cols, count, matrices, taus, status.slots(count))?;
+        g.orgqr(
+            dtype,
+            m,
+            q_cols,
+            q_cols,
+            count,
+            matrices,
+            taus,
+            status.slots(count),
+        )?;
         leading_block(&factored, m, q_cols)
     } else {
         // A complete Q of a tall matrix: the reflectors in the first n columns of an m×m copy.
@@ -304,14 +400,37 @@ pub fn svd(a: &Array, dtype: DType, vectors: Option<bool>) -> Result<super::deco
         let (_work, at) = working(a, dtype, false)?;
         let (u_t, u_at) = empty(&with_tail(&batch, &[n, n]), dtype)?;
         let (v_t, v_at) = empty(&with_tail(&batch, &[m, m]), dtype)?;
-        g.gesvdj_batched(dtype, vectors.is_some(), n, m, count, at, s_at, u_at, v_at, status.base())?;
+        g.gesvdj_batched(
+            dtype,
+            vectors.is_some(),
+            n,
+            m,
+            count,
+            at,
+            s_at,
+            u_at,
+            v_at,
+            status.base(),
+        )?;
         status.read_and_check(failure)?;
         let Some(full) = vectors else {
-            return Ok(Svd { u: None, s, vh: None });
+            return Ok(Svd {
+                u: None,
+                s,
+                vh: None,
+            });
         };
         let u = conj(&v_t.with_layout(stack_layout(&batch, m, m, true)))?;
-        let (u, vh) = if full { (u, u_t) } else { (leading_block(&u, m, k), leading_block(&u_t, k, n)) };
-        return Ok(Svd { u: Some(u), s, vh: Some(vh) });
+        let (u, vh) = if full {
+            (u, u_t)
+        } else {
+            (leading_block(&u, m, k), leading_block(&u_t, k, n))
+        };
+        return Ok(Svd {
+            u: Some(u),
+            s,
+            vh: Some(vh),
+        });
     }
     let job = match vectors {
         None => Vectors::None,
@@ -325,26 +444,66 @@ pub fn svd(a: &Array, dtype: DType, vectors: Option<bool>) -> Result<super::deco
         let u_cols = if job == Vectors::All { n } else { m };
         let (vh, vh_at) = empty(&with_tail(&batch, &[u_cols, n]), dtype)?;
         let (u, u_at) = empty(&with_tail(&batch, &[m, m]), dtype)?;
-        let (ut, vt) = (Strided::new(vh_at, n * u_cols * size), Strided::new(u_at, m * m * size));
-        g.gesvd(dtype, job, n, m, count, Strided::new(at, m * n * size), singular, ut, vt, status.slots(0))?;
+        let (ut, vt) = (
+            Strided::new(vh_at, n * u_cols * size),
+            Strided::new(u_at, m * m * size),
+        );
+        g.gesvd(
+            dtype,
+            job,
+            n,
+            m,
+            count,
+            Strided::new(at, m * n * size),
+            singular,
+            ut,
+            vt,
+            status.slots(0),
+        )?;
         status.read_and_check(failure)?;
         let factors = vectors.map(|_| (u, vh));
-        return Ok(Svd { u: factors.as_ref().map(|f| f.0.clone()), s, vh: factors.map(|f| f.1) });
+        return Ok(Svd {
+            u: factors.as_ref().map(|f| f.0.clone()),
+            s,
+            vh: factors.map(|f| f.1),
+        });
     }
     // gesvd of A (m×n, column-major): U (m×m or m×n) and Vᴴ (n×n), both column-major.
     let (_work, at) = working(a, dtype, true)?;
     let u_cols = if job == Vectors::All { m } else { n };
     let (u, u_at) = empty(&with_tail(&batch, &[u_cols, m]), dtype)?;
     let (vh, vh_at) = empty(&with_tail(&batch, &[n, n]), dtype)?;
-    let (ut, vt) = (Strided::new(u_at, m * u_cols * size), Strided::new(vh_at, n * n * size));
-    g.gesvd(dtype, job, m, n, count, Strided::new(at, m * n * size), singular, ut, vt, status.slots(0))?;
+    let (ut, vt) = (
+        Strided::new(u_at, m * u_cols * size),
+        Strided::new(vh_at, n * n * size),
+    );
+    g.gesvd(
+        dtype,
+        job,
+        m,
+        n,
+        count,
+        Strided::new(at, m * n * size),
+        singular,
+        ut,
+        vt,
+        status.slots(0),
+    )?;
     status.read_and_check(failure)?;
     if vectors.is_none() {
-        return Ok(Svd { u: None, s, vh: None });
+        return Ok(Svd {
+            u: None,
+            s,
+            vh: None,
+        });
     }
     let u = u.with_layout(stack_layout(&batch, m, u_cols, true));
     let vh = vh.with_layout(stack_layout(&batch, n, n, true));
-    Ok(Svd { u: Some(u), s, vh: Some(vh) })
+    Ok(Svd {
+        u: Some(u),
+        s,
+        vh: Some(vh),
+    })
 }
 
 /// `eigh`: `syevd` (or, for a stack of small matrices, `syevjBatched`) of Aᵀ reading the
@@ -360,8 +519,20 @@ pub fn eigh(a: &Array, dtype: DType, lower: bool, vectors: bool) -> Result<(Arra
     if count > 1 && n <= BATCHED {
         g.syevj_batched(dtype, vectors, fill, n, count, at, w_at, status.base())?;
     } else {
-        let (matrices, values) = (Strided::new(at, n * n * dtype.size()), Strided::new(w_at, n * dtype.real().size()));
-        g.syevd(dtype, vectors, fill, n, count, matrices, values, status.slots(0))?;
+        let (matrices, values) = (
+            Strided::new(at, n * n * dtype.size()),
+            Strided::new(w_at, n * dtype.real().size()),
+        );
+        g.syevd(
+            dtype,
+            vectors,
+            fill,
+            n,
+            count,
+            matrices,
+            values,
+            status.slots(0),
+        )?;
     }
     status.read_and_check("Eigenvalues did not converge")?;
     if !vectors {
@@ -383,8 +554,20 @@ pub fn eig(a: &Array, dtype: DType, vectors: bool) -> Result<(Array, Option<Arra
     let (w, w_at) = empty(&with_tail(&batch, &[n]), complex)?;
     let (vr, vr_at) = empty(&with_tail(&batch, &[if vectors { n } else { 1 }, n]), dtype)?;
     let status = Status::new(g, count + 1)?;
-    let (matrices, values) = (Strided::new(at, n * n * size), Strided::new(w_at, n * complex.size()));
-    g.geev(dtype, vectors, n, count, matrices, values, Strided::new(vr_at, n * n * size), status.slots(0))?;
+    let (matrices, values) = (
+        Strided::new(at, n * n * size),
+        Strided::new(w_at, n * complex.size()),
+    );
+    g.geev(
+        dtype,
+        vectors,
+        n,
+        count,
+        matrices,
+        values,
+        Strided::new(vr_at, n * n * size),
+        status.slots(0),
+    )?;
     let columns = |x: Array| x.with_layout(stack_layout(&batch, n, n, true));
     if dtype.is_complex() {
         status.read_and_check("Eigenvalues did not converge")?;
@@ -392,11 +575,23 @@ pub fn eig(a: &Array, dtype: DType, vectors: bool) -> Result<(Array, Option<Arra
     }
     let suffix = kernel_suffix(dtype);
     let (total, flag) = ((count * n) as i64, status.base() + 4 * count as u64);
-    g.launch("linalg", &format!("all_real_{suffix}"), count * n, (1, 1, 1), (256, 1, 1), &mut kernel_args![w_at, total, flag])?;
+    g.launch(
+        "linalg",
+        &format!("all_real_{suffix}"),
+        count * n,
+        (1, 1, 1),
+        (256, 1, 1),
+        &mut kernel_args![w_at, total, flag],
+    )?;
     let v = if vectors {
         let (v, v_at) = empty(&with_tail(&batch, &[n, n]), complex)?;
         let (n64, c64) = (n as i64, count as i64);
-        g.launch_over("linalg", &format!("unpack_eigenvectors_{suffix}"), count * n * n, &mut kernel_args![w_at, vr_at, v_at, n64, c64])?;
+        g.launch_over(
+            "linalg",
+            &format!("unpack_eigenvectors_{suffix}"),
+            count * n * n,
+            &mut kernel_args![w_at, vr_at, v_at, n64, c64],
+        )?;
         Some(columns(v))
     } else {
         None
@@ -404,7 +599,10 @@ pub fn eig(a: &Array, dtype: DType, vectors: bool) -> Result<(Array, Option<Arra
     let words = status.read()?;
     Status::check(&words, count, "Eigenvalues did not converge")?;
     if words[count] == 1 {
-        return Ok((super::ops::real(&w)?, v.as_ref().map(super::ops::real).transpose()?));
+        return Ok((
+            super::ops::real(&w)?,
+            v.as_ref().map(super::ops::real).transpose()?,
+        ));
     }
     Ok((w, v))
 }

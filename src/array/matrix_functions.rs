@@ -115,7 +115,10 @@ fn reduce_or_zero(r: Reduction, a: &Array, axes: &[usize], keepdims: bool) -> Re
 /// The matrix norm over the axes (`row`, `col`) of x, NumPy's table of orders.
 pub fn matrix_norm(x: &Array, row: i64, col: i64, keepdims: bool, ord: NormOrder) -> Result<Array> {
     let x = inexact(x)?;
-    let (r, c) = (normalize_axis(row, x.ndim())?, normalize_axis(col, x.ndim())?);
+    let (r, c) = (
+        normalize_axis(row, x.ndim())?,
+        normalize_axis(col, x.ndim())?,
+    );
     if r == c {
         return Err(value_error("Duplicate axes given."));
     }
@@ -123,20 +126,29 @@ pub fn matrix_norm(x: &Array, row: i64, col: i64, keepdims: bool, ord: NormOrder
     // After summing over one axis, the other's position among those left.
     let after = |kept: usize, removed: usize| if kept > removed { kept - 1 } else { kept };
     let reduced = match ord {
-        NormOrder::Default | NormOrder::Frobenius => {
-            unary(Op::Sqrt, &reduce(Reduction::Sum, &squared_modulus(&x)?, &[r, c], false)?)?
-        }
+        NormOrder::Default | NormOrder::Frobenius => unary(
+            Op::Sqrt,
+            &reduce(Reduction::Sum, &squared_modulus(&x)?, &[r, c], false)?,
+        )?,
         NormOrder::Nuclear => singular_value_norm(&x, r, c, Reduction::Sum)?,
-        NormOrder::Number(p) if p == 2.0 => singular_value_norm(&x, r, c, Reduction::Max)?,
-        NormOrder::Number(p) if p == -2.0 => singular_value_norm(&x, r, c, Reduction::Min)?,
+        NormOrder::Number(2.0) => singular_value_norm(&x, r, c, Reduction::Max)?,
+        NormOrder::Number(-2.0) => singular_value_norm(&x, r, c, Reduction::Min)?,
         NormOrder::Number(p) if p == 1.0 || p == -1.0 => {
             let sums = reduce(Reduction::Sum, &abs()?, &[r], false)?;
-            let pick = if p > 0.0 { Reduction::Max } else { Reduction::Min };
+            let pick = if p > 0.0 {
+                Reduction::Max
+            } else {
+                Reduction::Min
+            };
             reduce_or_zero(pick, &sums, &[after(c, r)], false)?
         }
         NormOrder::Number(p) if p.is_infinite() => {
             let sums = reduce(Reduction::Sum, &abs()?, &[c], false)?;
-            let pick = if p > 0.0 { Reduction::Max } else { Reduction::Min };
+            let pick = if p > 0.0 {
+                Reduction::Max
+            } else {
+                Reduction::Min
+            };
             reduce_or_zero(pick, &sums, &[after(r, c)], false)?
         }
         _ => return Err(value_error("Invalid norm order for matrices.")),
@@ -180,7 +192,10 @@ pub fn norm(x: &Array, ord: NormOrder, axis: Option<&[i64]>, keepdims: bool) -> 
                 NormOrder::Default => 2.0,
                 NormOrder::Number(p) => p,
                 other => {
-                    return Err(value_error(format!("Invalid norm order '{}' for vectors", other.text())))
+                    return Err(value_error(format!(
+                        "Invalid norm order '{}' for vectors",
+                        other.text()
+                    )))
                 }
             };
             vector_norm(x, Some(&[*axis]), keepdims, p)
@@ -305,7 +320,14 @@ pub fn cross(a: &Array, b: &Array, axis_a: i64, axis_b: i64, axis_c: i64) -> Res
         ));
     }
     let part = |x: &Array, i: i64| -> Result<Array> {
-        let mut index = vec![AxisIndex::Range { start: None, stop: None, step: None }; x.ndim() - 1];
+        let mut index = vec![
+            AxisIndex::Range {
+                start: None,
+                stop: None,
+                step: None
+            };
+            x.ndim() - 1
+        ];
         index.push(AxisIndex::At(i));
         Ok(x.with_layout(x.layout().index(&index)?))
     };
@@ -319,8 +341,14 @@ pub fn cross(a: &Array, b: &Array, axis_a: i64, axis_b: i64, axis_c: i64) -> Res
             binary(Op::Subtract, &term(&a, 1, &b, 2)?, &term(&a, 2, &b, 1)?)?,
             binary(Op::Subtract, &term(&a, 2, &b, 0)?, &term(&a, 0, &b, 2)?)?,
         ),
-        (2, _) => (term(&a, 1, &b, 2)?, unary(Op::Negative, &term(&a, 0, &b, 2)?)?),
-        _ => (unary(Op::Negative, &term(&a, 2, &b, 1)?)?, term(&a, 2, &b, 0)?),
+        (2, _) => (
+            term(&a, 1, &b, 2)?,
+            unary(Op::Negative, &term(&a, 0, &b, 2)?)?,
+        ),
+        _ => (
+            unary(Op::Negative, &term(&a, 2, &b, 1)?)?,
+            term(&a, 2, &b, 0)?,
+        ),
     };
     let shape = crate::base::layout::broadcast_shapes(x.shape(), z.shape())?;
     let parts: Vec<Array> = [x, y, z]
@@ -360,7 +388,11 @@ pub fn pinv(a: &Array, rcond: f64) -> Result<Array> {
     let svd = dec::svd(&unary(Op::Conjugate, a)?, false, true)?;
     let (u, vh) = (svd.u.expect("asked for"), svd.vh.expect("asked for"));
     let inverse = inverted_values(&svd.s, &cutoff(&svd.s, rcond)?)?;
-    let scaled = binary(Op::Multiply, &expand_last(&inverse)?, &matrix_transpose(&u)?)?;
+    let scaled = binary(
+        Op::Multiply,
+        &expand_last(&inverse)?,
+        &matrix_transpose(&u)?,
+    )?;
     matmul_stacks(&matrix_transpose(&vh)?, &scaled)
 }
 
@@ -387,7 +419,13 @@ pub fn matrix_rank(a: &Array, tol: Option<f64>, rtol: Option<f64>) -> Result<Arr
         return Err(value_error("`tol` and `rtol` can't be both set."));
     }
     if a.ndim() < 2 {
-        let any = reduce_axes(Statistic::Reduce(Reduction::Any), &with_scalar(Op::NotEqual, a, Scalar::Int(0))?, None, false, 0.0)?;
+        let any = reduce_axes(
+            Statistic::Reduce(Reduction::Any),
+            &with_scalar(Op::NotEqual, a, Scalar::Int(0))?,
+            None,
+            false,
+            0.0,
+        )?;
         return any.astype(DType::I64);
     }
     let s = dec::svd(a, false, false)?.s;
@@ -413,7 +451,13 @@ pub fn cond(x: &Array, p: NormOrder) -> Result<Array> {
         return Err(linalg_error("cond is not defined on empty arrays"));
     }
     let r = match p {
-        _ if [NormOrder::Default, NormOrder::Number(2.0), NormOrder::Number(-2.0)].contains(&p) => {
+        _ if [
+            NormOrder::Default,
+            NormOrder::Number(2.0),
+            NormOrder::Number(-2.0),
+        ]
+        .contains(&p) =>
+        {
             let s = dec::svd(x, false, false)?.s;
             let k = s.shape()[s.ndim() - 1] as i64;
             let first = singular_value(&s, 0)?;
@@ -435,14 +479,24 @@ pub fn cond(x: &Array, p: NormOrder) -> Result<Array> {
                 )?,
                 Err(e) if e.kind == crate::error::ErrorKind::LinAlg => {
                     let batch = split_shape(x).0.to_vec();
-                    Array::full(&batch, Scalar::Float(f64::INFINITY), dtype.real(), x.device())?
+                    Array::full(
+                        &batch,
+                        Scalar::Float(f64::INFINITY),
+                        dtype.real(),
+                        x.device(),
+                    )?
                 }
                 Err(e) => return Err(e),
             }
         }
     };
     let nan = unary(Op::Isnan, &r)?;
-    let input_nan = reduce(Reduction::Any, &unary(Op::Isnan, &inexact(x)?)?, &[x.ndim() - 2, x.ndim() - 1], false)?;
+    let input_nan = reduce(
+        Reduction::Any,
+        &unary(Op::Isnan, &inexact(x)?)?,
+        &[x.ndim() - 2, x.ndim() - 1],
+        false,
+    )?;
     let replace = binary(Op::LogicalAnd, &nan, &unary(Op::LogicalNot, &input_nan)?)?;
     let infinity = Array::full(&[], Scalar::Float(f64::INFINITY), r.dtype(), r.device())?;
     super::ops::choose(&replace, &infinity, &r)
@@ -450,7 +504,14 @@ pub fn cond(x: &Array, p: NormOrder) -> Result<Array> {
 
 /// s[..., i] (a view).
 fn singular_value(s: &Array, i: i64) -> Result<Array> {
-    let mut index = vec![AxisIndex::Range { start: None, stop: None, step: None }; s.ndim() - 1];
+    let mut index = vec![
+        AxisIndex::Range {
+            start: None,
+            stop: None,
+            step: None
+        };
+        s.ndim() - 1
+    ];
     index.push(AxisIndex::At(i));
     Ok(s.with_layout(s.layout().index(&index)?))
 }
@@ -472,7 +533,11 @@ pub fn lstsq(a: &Array, b: &Array, rcond: Option<f64>) -> Result<LeastSquares> {
         return Err(super::ops::device_mismatch(a, b));
     }
     let vector = b.ndim() == 1;
-    let b2 = if vector { reshape(b, &[-1, 1])? } else { b.clone() };
+    let b2 = if vector {
+        reshape(b, &[-1, 1])?
+    } else {
+        b.clone()
+    };
     for x in [a, &b2] {
         if x.ndim() != 2 {
             return Err(linalg_error(format!(
@@ -519,7 +584,12 @@ pub fn lstsq(a: &Array, b: &Array, rcond: Option<f64>) -> Result<LeastSquares> {
         dec::zeros(&[0], real, a.device())?
     };
     let x = if vector { reshape(&x, &[-1])? } else { x };
-    Ok(LeastSquares { x, residuals, rank, s })
+    Ok(LeastSquares {
+        x,
+        residuals,
+        rank,
+        s,
+    })
 }
 
 fn adjoint(x: &Array) -> Result<Array> {

@@ -8,11 +8,15 @@
 //! one runs alone on all threads inside faer.
 
 use faer::dyn_stack::{MemBuffer, MemStack};
-use faer::linalg::lu::partial_pivoting::{factor as lu_factor, inverse as lu_inverse, solve as lu_solve};
-use faer::linalg::svd::ComputeSvdVectors;
 use faer::linalg::evd::ComputeEigenvectors;
+use faer::linalg::lu::partial_pivoting::{
+    factor as lu_factor, inverse as lu_inverse, solve as lu_solve,
+};
 use faer::linalg::solvers::{Llt, Qr};
-use faer::traits::math_utils::{abs, abs2, conj, from_real, imag, mul, mul_real, neg, one, real, zero};
+use faer::linalg::svd::ComputeSvdVectors;
+use faer::traits::math_utils::{
+    abs, abs2, conj, from_real, imag, mul, mul_real, neg, one, real, zero,
+};
 use faer::traits::{ComplexField, RealField};
 use faer::{Conj, MatMut, MatRef, Par, Side};
 use ndarray::{ArrayView2, ArrayViewD, Axis, Ix2};
@@ -60,6 +64,12 @@ pub struct Stack<T> {
     pub cols: usize,
     pub order: Order,
 }
+
+/// Values (eigen- or singular) of each matrix one after another, and, when asked for, vectors.
+pub type Spectrum<R, V> = (Vec<R>, Option<V>);
+
+/// U and Vh of a singular value decomposition.
+pub type Factors<T> = (Stack<T>, Stack<T>);
 
 /// A stack's matrices up to this many elements are small: one thread each.
 const SMALL: usize = 96 * 96;
@@ -114,9 +124,9 @@ fn each<'a, T: Sync + 'a, R: Send>(
 ) -> Result<Vec<R>> {
     let small = mats.len() > 1 && mats[0].len() <= SMALL;
     if small {
-        mats.par_iter().map(|m| f(m.clone(), Par::Seq)).collect()
+        mats.par_iter().map(|m| f(*m, Par::Seq)).collect()
     } else {
-        mats.iter().map(|m| f(m.clone(), Par::rayon(0))).collect()
+        mats.iter().map(|m| f(*m, Par::rayon(0))).collect()
     }
 }
 
@@ -126,7 +136,12 @@ fn join<T: Clone>(parts: Vec<Vec<T>>, rows: usize, cols: usize, order: Order) ->
         1 => parts.into_iter().next().expect("one"),
         _ => parts.concat(),
     };
-    Stack { data, rows, cols, order }
+    Stack {
+        data,
+        rows,
+        cols,
+        order,
+    }
 }
 
 fn scratch(req: faer::dyn_stack::StackReq) -> MemBuffer {
@@ -147,7 +162,12 @@ impl<T: Field> TransposeLu<T> {
         let n = a.nrows();
         let mut lu = row_major_copy(a);
         let (mut forward, mut backward) = (vec![0usize; n], vec![0usize; n]);
-        let mut mem = scratch(lu_factor::lu_in_place_scratch::<usize, T>(n, n, par, Default::default()));
+        let mut mem = scratch(lu_factor::lu_in_place_scratch::<usize, T>(
+            n,
+            n,
+            par,
+            Default::default(),
+        ));
         let (info, _) = lu_factor::lu_in_place(
             columns_mut(&mut lu, n, n),
             &mut forward,
@@ -156,7 +176,13 @@ impl<T: Field> TransposeLu<T> {
             MemStack::new(&mut mem),
             Default::default(),
         );
-        TransposeLu { lu, n, forward, backward, transpositions: info.transposition_count }
+        TransposeLu {
+            lu,
+            n,
+            forward,
+            backward,
+            transpositions: info.transposition_count,
+        }
     }
 
     fn factors(&self) -> MatRef<'_, T> {
@@ -183,11 +209,14 @@ impl<T: Field> TransposeLu<T> {
 /// `x` with `a x = b` for each pair (a n×n, b n×k): column-major n×k results.
 pub fn solve<T: Field>(a: &[ArrayView2<'_, T>], b: &[ArrayView2<'_, T>]) -> Result<Stack<T>> {
     let (n, k) = b.first().map_or((0, 0), |m| m.dim());
-    let pairs: Vec<(ArrayView2<T>, ArrayView2<T>)> = a.iter().cloned().zip(b.iter().cloned()).collect();
+    let pairs: Vec<(ArrayView2<T>, ArrayView2<T>)> =
+        a.iter().cloned().zip(b.iter().cloned()).collect();
     let solve_one = |(a, b): (ArrayView2<'_, T>, ArrayView2<'_, T>), par: Par| -> Result<Vec<T>> {
         let lu = TransposeLu::new(a, par).nonsingular()?;
         let mut x = column_major_copy(faer_ref(b));
-        let mut mem = scratch(lu_solve::solve_transpose_in_place_scratch::<usize, T>(n, k, par));
+        let mut mem = scratch(lu_solve::solve_transpose_in_place_scratch::<usize, T>(
+            n, k, par,
+        ));
         // The factors are of Aᵀ, so A x = b is their transposed system.
         lu_solve::solve_transpose_in_place_with_conj(
             lu.factors(),
@@ -202,9 +231,15 @@ pub fn solve<T: Field>(a: &[ArrayView2<'_, T>], b: &[ArrayView2<'_, T>]) -> Resu
     };
     let small = pairs.len() > 1 && n * n <= SMALL;
     let parts: Result<Vec<Vec<T>>> = if small {
-        pairs.into_par_iter().map(|p| solve_one(p, Par::Seq)).collect()
+        pairs
+            .into_par_iter()
+            .map(|p| solve_one(p, Par::Seq))
+            .collect()
     } else {
-        pairs.into_iter().map(|p| solve_one(p, Par::rayon(0))).collect()
+        pairs
+            .into_iter()
+            .map(|p| solve_one(p, Par::rayon(0)))
+            .collect()
     };
     Ok(join(parts?, n, k, Order::Columns))
 }
@@ -247,7 +282,7 @@ pub fn slogdet<T: Field>(a: &[ArrayView2<'_, T>]) -> Result<(Vec<T>, Vec<T::Real
             let u = lu.lu[i * lu.n + i];
             let size = abs(&u);
             sign = mul(&sign, &mul_real(&u, &size.recip()));
-            log = log + size.ln();
+            log += size.ln();
         }
         Ok((sign, log))
     })?;
@@ -275,33 +310,49 @@ pub fn cholesky<T: Field>(a: &[ArrayView2<'_, T>], upper: bool) -> Result<Stack<
 
 /// Q and R of each matrix (m×n, k = min(m, n)): `complete` gives Q m×m and R m×n, else Q m×k
 /// and R k×n; without `want_q`, R alone. Both column-major.
-pub fn qr<T: Field>(a: &[ArrayView2<'_, T>], complete: bool, want_q: bool) -> (Option<Stack<T>>, Stack<T>) {
+pub fn qr<T: Field>(
+    a: &[ArrayView2<'_, T>],
+    complete: bool,
+    want_q: bool,
+) -> (Option<Stack<T>>, Stack<T>) {
     let (m, n) = a.first().map_or((0, 0), |x| x.dim());
     let k = m.min(n);
     let (q_cols, r_rows) = if complete { (m, m) } else { (k, k) };
     let parts = each(a, |x, _| {
         let qr = Qr::new(faer_ref(x));
         let mut r = vec![zero::<T>(); r_rows * n];
-        columns_mut(&mut r, r_rows, n).get_mut(..k, ..).copy_from(qr.thin_R());
+        columns_mut(&mut r, r_rows, n)
+            .get_mut(..k, ..)
+            .copy_from(qr.thin_R());
         let q = want_q.then(|| {
-            let q = if complete { qr.compute_Q() } else { qr.compute_thin_Q() };
+            let q = if complete {
+                qr.compute_Q()
+            } else {
+                qr.compute_thin_Q()
+            };
             column_major_copy(q.as_ref())
         });
         Ok((q, r))
     })
     .expect("QR does not fail");
     let (qs, rs): (Vec<Option<Vec<T>>>, Vec<Vec<T>>) = parts.into_iter().unzip();
-    let q = want_q.then(|| join(qs.into_iter().flatten().collect(), m, q_cols, Order::Columns));
+    let q = want_q.then(|| {
+        join(
+            qs.into_iter().flatten().collect(),
+            m,
+            q_cols,
+            Order::Columns,
+        )
+    });
     (q, join(rs, r_rows, n, Order::Columns))
 }
 
 /// Singular values (descending) of each matrix, and with `vectors` = Some(full) the factors U
 /// (column-major, m×m or m×k) and Vh (C order, n×n or k×n) of A = U diag(S) Vh.
-#[allow(clippy::type_complexity)]
 pub fn svd<T: Field>(
     a: &[ArrayView2<'_, T>],
     vectors: Option<bool>,
-) -> Result<(Vec<T::Real>, Option<(Stack<T>, Stack<T>)>)> {
+) -> Result<Spectrum<T::Real, Factors<T>>> {
     let (m, n) = a.first().map_or((0, 0), |x| x.dim());
     let k = m.min(n);
     let (u_cols, v_cols, how) = match vectors {
@@ -314,7 +365,14 @@ pub fn svd<T: Field>(
         let mut u = vec![zero::<T>(); m * u_cols];
         let mut v = vec![zero::<T>(); n * v_cols];
         let want = vectors.is_some();
-        let mut mem = scratch(faer::linalg::svd::svd_scratch::<T>(m, n, how, how, par, Default::default()));
+        let mut mem = scratch(faer::linalg::svd::svd_scratch::<T>(
+            m,
+            n,
+            how,
+            how,
+            par,
+            Default::default(),
+        ));
         faer::linalg::svd::svd(
             faer_ref(x),
             faer::diag::DiagMut::from_slice_mut(&mut s),
@@ -336,7 +394,12 @@ pub fn svd<T: Field>(
         us.push(u);
         vs.push(v);
     }
-    let factors = vectors.map(|_| (join(us, m, u_cols, Order::Columns), join(vs, v_cols, n, Order::Rows)));
+    let factors = vectors.map(|_| {
+        (
+            join(us, m, u_cols, Order::Columns),
+            join(vs, v_cols, n, Order::Rows),
+        )
+    });
     Ok((values, factors))
 }
 
@@ -346,36 +409,45 @@ pub fn eigh<T: Field>(
     a: &[ArrayView2<'_, T>],
     lower: bool,
     vectors: bool,
-) -> Result<(Vec<T::Real>, Option<Stack<T>>)> {
+) -> Result<Spectrum<T::Real, Stack<T>>> {
     let n = a.first().map_or(0, |x| x.nrows());
-    let how = if vectors { ComputeEigenvectors::Yes } else { ComputeEigenvectors::No };
+    let how = if vectors {
+        ComputeEigenvectors::Yes
+    } else {
+        ComputeEigenvectors::No
+    };
     let parts = each(a, |x, par| {
         // The lower triangle of Aᵀ is the upper one of A: its Hermitian matrix is conj(A)'s,
         // with the same eigenvalues and conjugated eigenvectors.
         let source = if lower { faer_ref(x) } else { faer_ref(x.t()) };
         // LAPACK ignores the imaginary parts of a Hermitian matrix's diagonal; faer would not.
-        let real_diagonal = (!T::IS_REAL && (0..n).any(|i| imag(&source[(i, i)]) != zero::<T::Real>()))
-            .then(|| {
-                let mut copy = column_major_copy(source);
-                for i in 0..n {
-                    copy[i * n + i] = from_real(&real(&copy[i * n + i]));
-                }
-                copy
-            });
-        let source = real_diagonal.as_deref().map_or(source, |c| MatRef::from_column_major_slice(c, n, n));
+        let real_diagonal = (!T::IS_REAL
+            && (0..n).any(|i| imag(&source[(i, i)]) != zero::<T::Real>()))
+        .then(|| {
+            let mut copy = column_major_copy(source);
+            for i in 0..n {
+                copy[i * n + i] = from_real(&real(&copy[i * n + i]));
+            }
+            copy
+        });
+        let source = real_diagonal
+            .as_deref()
+            .map_or(source, |c| MatRef::from_column_major_slice(c, n, n));
         let mut w = vec![zero::<T>(); n];
         let mut u = vec![zero::<T>(); if vectors { n * n } else { 0 }];
-        let mut mem = scratch(faer::linalg::evd::self_adjoint_evd_scratch::<T>(n, how, par, Default::default()));
-        let mut params: faer::Spec<faer::linalg::evd::SelfAdjointEvdParams, T> = Default::default();
-        if let Ok(t) = std::env::var("ARRSH_TRIDIAG_PAR") { params.tridiag.par_threshold = t.parse().unwrap(); }
-        if let Ok(t) = std::env::var("ARRSH_EVD_RECURSION") { params.recursion_threshold = t.parse().unwrap(); }
+        let mut mem = scratch(faer::linalg::evd::self_adjoint_evd_scratch::<T>(
+            n,
+            how,
+            par,
+            Default::default(),
+        ));
         faer::linalg::evd::self_adjoint_evd(
             source,
             faer::diag::DiagMut::from_slice_mut(&mut w),
             vectors.then(|| columns_mut(&mut u, n, n)),
             par,
             MemStack::new(&mut mem),
-            params,
+            Default::default(),
         )
         .map_err(|_| linalg_error("Eigenvalues did not converge"))?;
         if !lower {
@@ -394,27 +466,38 @@ pub fn eigh<T: Field>(
 
 /// Eigenvalues of each square matrix, complex, and with `vectors` the right eigenvectors as
 /// columns of unit length (column-major).
-#[allow(clippy::type_complexity)]
 pub fn eig<T: Field>(
     a: &[ArrayView2<'_, T>],
     vectors: bool,
-) -> Result<(Vec<T::Complex>, Option<Stack<T::Complex>>)> {
+) -> Result<Spectrum<T::Complex, Stack<T::Complex>>> {
     let n = a.first().map_or(0, |x| x.nrows());
     let failed = |_| linalg_error("Eigenvalues did not converge");
     let parts = each(a, |x, _| {
         let m = faer_ref(x);
         if !vectors {
             let w = m.eigenvalues().map_err(failed)?;
-            return Ok((w.into_iter().map(T::complex).collect::<Vec<_>>(), Vec::new()));
+            return Ok((
+                w.into_iter().map(T::complex).collect::<Vec<_>>(),
+                Vec::new(),
+            ));
         }
         let e = m.eigen().map_err(failed)?;
-        let w = e.S().column_vector().iter().copied().map(T::complex).collect();
+        let w = e
+            .S()
+            .column_vector()
+            .iter()
+            .copied()
+            .map(T::complex)
+            .collect();
         let mut u: Vec<T::Complex> = vec![zero(); n * n];
         for (j, column) in u.chunks_mut(n.max(1)).enumerate().take(n) {
             for (i, x) in column.iter_mut().enumerate() {
                 *x = T::complex(e.U()[(i, j)]);
             }
-            let squares = column.iter().map(abs2).fold(zero::<T::Real>(), |s, x| s + x);
+            let squares = column
+                .iter()
+                .map(abs2)
+                .fold(zero::<T::Real>(), |s, x| s + x);
             if squares > zero::<T::Real>() {
                 let scale = squares.sqrt().recip();
                 column.iter_mut().for_each(|x| *x = mul_real(x, &scale));

@@ -5,7 +5,9 @@
 //! axes left is a host number, as the reductions' are.
 
 use super::manipulation::{ints_arg, tuple_of};
-use super::{array_arg, arrays_arg, builtin, count_arg, flag_arg, float_arg, reduced, Args, Builtin};
+use super::{
+    array_arg, arrays_arg, builtin, count_arg, flag_arg, float_arg, reduced, Args, Builtin,
+};
 use crate::array::decompositions::{self as dec, QrMode};
 use crate::array::matrix_functions::{self as mf, NormOrder};
 use crate::error::{type_error, value_error, Result};
