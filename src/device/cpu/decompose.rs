@@ -117,17 +117,23 @@ fn column_major_copy<T: Field>(m: MatRef<'_, T>) -> Vec<T> {
     out
 }
 
-/// `f` of every matrix, with the parallelism faer should use inside each.
-fn each<'a, T: Sync + 'a, R: Send>(
-    mats: &[ArrayView2<'a, T>],
-    f: impl Fn(ArrayView2<'a, T>, Par) -> Result<R> + Sync,
+/// `f` of every item (a matrix, or a pair of them), with the parallelism faer should use inside
+/// each: the items of a stack of small matrices (`elements` each) one per thread, others one at a
+/// time on all threads.
+fn each<I: Sync, R: Send>(
+    items: &[I],
+    elements: usize,
+    f: impl Fn(&I, Par) -> Result<R> + Sync,
 ) -> Result<Vec<R>> {
-    let small = mats.len() > 1 && mats[0].len() <= SMALL;
-    if small {
-        mats.par_iter().map(|m| f(*m, Par::Seq)).collect()
+    if items.len() > 1 && elements <= SMALL {
+        items.par_iter().map(|m| f(m, Par::Seq)).collect()
     } else {
-        mats.iter().map(|m| f(*m, Par::rayon(0))).collect()
+        items.iter().map(|m| f(m, Par::rayon(0))).collect()
     }
+}
+
+fn elements<T>(mats: &[ArrayView2<'_, T>]) -> usize {
+    mats.first().map_or(0, |m| m.len())
 }
 
 /// The matrices' parts as one stack.
@@ -144,10 +150,6 @@ fn join<T: Clone>(parts: Vec<Vec<T>>, rows: usize, cols: usize, order: Order) ->
     }
 }
 
-fn scratch(req: faer::dyn_stack::StackReq) -> MemBuffer {
-    MemBuffer::new(req)
-}
-
 /// An LU factorisation with partial pivoting of a matrix's transpose, stored column-major.
 struct TransposeLu<T> {
     lu: Vec<T>,
@@ -162,7 +164,7 @@ impl<T: Field> TransposeLu<T> {
         let n = a.nrows();
         let mut lu = row_major_copy(a);
         let (mut forward, mut backward) = (vec![0usize; n], vec![0usize; n]);
-        let mut mem = scratch(lu_factor::lu_in_place_scratch::<usize, T>(
+        let mut mem = MemBuffer::new(lu_factor::lu_in_place_scratch::<usize, T>(
             n,
             n,
             par,
@@ -211,10 +213,10 @@ pub fn solve<T: Field>(a: &[ArrayView2<'_, T>], b: &[ArrayView2<'_, T>]) -> Resu
     let (n, k) = b.first().map_or((0, 0), |m| m.dim());
     let pairs: Vec<(ArrayView2<T>, ArrayView2<T>)> =
         a.iter().cloned().zip(b.iter().cloned()).collect();
-    let solve_one = |(a, b): (ArrayView2<'_, T>, ArrayView2<'_, T>), par: Par| -> Result<Vec<T>> {
+    let parts = each(&pairs, n * n, |&(a, b), par| {
         let lu = TransposeLu::new(a, par).nonsingular()?;
         let mut x = column_major_copy(faer_ref(b));
-        let mut mem = scratch(lu_solve::solve_transpose_in_place_scratch::<usize, T>(
+        let mut mem = MemBuffer::new(lu_solve::solve_transpose_in_place_scratch::<usize, T>(
             n, k, par,
         ));
         // The factors are of Aᵀ, so A x = b is their transposed system.
@@ -228,30 +230,18 @@ pub fn solve<T: Field>(a: &[ArrayView2<'_, T>], b: &[ArrayView2<'_, T>]) -> Resu
             MemStack::new(&mut mem),
         );
         Ok(x)
-    };
-    let small = pairs.len() > 1 && n * n <= SMALL;
-    let parts: Result<Vec<Vec<T>>> = if small {
-        pairs
-            .into_par_iter()
-            .map(|p| solve_one(p, Par::Seq))
-            .collect()
-    } else {
-        pairs
-            .into_iter()
-            .map(|p| solve_one(p, Par::rayon(0)))
-            .collect()
-    };
-    Ok(join(parts?, n, k, Order::Columns))
+    })?;
+    Ok(join(parts, n, k, Order::Columns))
 }
 
 /// The inverse of each matrix, in C order.
 pub fn inverse<T: Field>(a: &[ArrayView2<'_, T>]) -> Result<Stack<T>> {
     let n = a.first().map_or(0, |m| m.nrows());
-    let parts = each(a, |m, par| {
+    let parts = each(a, elements(a), |&m, par| {
         let lu = TransposeLu::new(m, par).nonsingular()?;
         // inv(Aᵀ) column-major is inv(A) in C order.
         let mut out = vec![zero::<T>(); n * n];
-        let mut mem = scratch(lu_inverse::inverse_scratch::<usize, T>(n, par));
+        let mut mem = MemBuffer::new(lu_inverse::inverse_scratch::<usize, T>(n, par));
         lu_inverse::inverse(
             columns_mut(&mut out, n, n),
             lu.factors(),
@@ -268,7 +258,7 @@ pub fn inverse<T: Field>(a: &[ArrayView2<'_, T>]) -> Result<Stack<T>> {
 /// (sign, log|det|) of each matrix: sign is ±1 (a unit complex number for complex matrices),
 /// or (0, -inf) for a singular one, as NumPy's `slogdet`.
 pub fn slogdet<T: Field>(a: &[ArrayView2<'_, T>]) -> Result<(Vec<T>, Vec<T::Real>)> {
-    let parts = each(a, |m, par| {
+    let parts = each(a, elements(a), |&m, par| {
         let lu = TransposeLu::new(m, par);
         if lu.singular() {
             return Ok((zero::<T>(), <T::Real as Float>::neg_infinity()));
@@ -293,7 +283,7 @@ pub fn slogdet<T: Field>(a: &[ArrayView2<'_, T>]) -> Result<(Vec<T>, Vec<T::Real
 /// (`upper`) U = Lᴴ read from its upper triangle, as NumPy's `cholesky(upper=)`.
 pub fn cholesky<T: Field>(a: &[ArrayView2<'_, T>], upper: bool) -> Result<Stack<T>> {
     let n = a.first().map_or(0, |m| m.nrows());
-    let parts = each(a, |m, _| {
+    let parts = each(a, elements(a), |&m, _| {
         let side = if upper { Side::Upper } else { Side::Lower };
         let llt = Llt::new(faer_ref(m), side)
             .map_err(|_| linalg_error("Matrix is not positive definite"))?;
@@ -318,7 +308,7 @@ pub fn qr<T: Field>(
     let (m, n) = a.first().map_or((0, 0), |x| x.dim());
     let k = m.min(n);
     let (q_cols, r_rows) = if complete { (m, m) } else { (k, k) };
-    let parts = each(a, |x, _| {
+    let parts = each(a, elements(a), |&x, _| {
         let qr = Qr::new(faer_ref(x));
         let mut r = vec![zero::<T>(); r_rows * n];
         columns_mut(&mut r, r_rows, n)
@@ -360,12 +350,12 @@ pub fn svd<T: Field>(
         Some(false) => (k, k, ComputeSvdVectors::Thin),
         None => (0, 0, ComputeSvdVectors::No),
     };
-    let parts = each(a, |x, par| {
+    let parts = each(a, elements(a), |&x, par| {
         let mut s = vec![zero::<T>(); k];
         let mut u = vec![zero::<T>(); m * u_cols];
         let mut v = vec![zero::<T>(); n * v_cols];
         let want = vectors.is_some();
-        let mut mem = scratch(faer::linalg::svd::svd_scratch::<T>(
+        let mut mem = MemBuffer::new(faer::linalg::svd::svd_scratch::<T>(
             m,
             n,
             how,
@@ -416,7 +406,7 @@ pub fn eigh<T: Field>(
     } else {
         ComputeEigenvectors::No
     };
-    let parts = each(a, |x, par| {
+    let parts = each(a, elements(a), |&x, par| {
         // The lower triangle of Aᵀ is the upper one of A: its Hermitian matrix is conj(A)'s,
         // with the same eigenvalues and conjugated eigenvectors.
         let source = if lower { faer_ref(x) } else { faer_ref(x.t()) };
@@ -435,7 +425,7 @@ pub fn eigh<T: Field>(
             .map_or(source, |c| MatRef::from_column_major_slice(c, n, n));
         let mut w = vec![zero::<T>(); n];
         let mut u = vec![zero::<T>(); if vectors { n * n } else { 0 }];
-        let mut mem = scratch(faer::linalg::evd::self_adjoint_evd_scratch::<T>(
+        let mut mem = MemBuffer::new(faer::linalg::evd::self_adjoint_evd_scratch::<T>(
             n,
             how,
             par,
@@ -472,7 +462,7 @@ pub fn eig<T: Field>(
 ) -> Result<Spectrum<T::Complex, Stack<T::Complex>>> {
     let n = a.first().map_or(0, |x| x.nrows());
     let failed = |_| linalg_error("Eigenvalues did not converge");
-    let parts = each(a, |x, _| {
+    let parts = each(a, elements(a), |&x, _| {
         let m = faer_ref(x);
         if !vectors {
             let w = m.eigenvalues().map_err(failed)?;

@@ -1,10 +1,11 @@
 //! The gpu device, through the CUDA driver API (cudarc, libraries loaded at run time): a context
 //! made on first use (`driver`), pooled device memory and counted copies (`memory`), the kernels
 //! of `kernels/*.cu` compiled by NVRTC and cached on disk (`modules`, argument layout in `abi`),
-//! cuBLAS (`blas`), cuRAND (`random`) and cuSOLVER (`solver`). Nothing here panics when CUDA is missing: `gpu()`
+//! cuBLAS (`blas`), cuRAND (`random`) and cuSOLVER (`solver`, `batched`). Nothing here panics when CUDA is missing: `gpu()`
 //! returns an error that says why.
 
 pub mod abi;
+pub mod batched;
 pub mod blas;
 mod driver;
 pub mod memory;
