@@ -49,6 +49,9 @@ pub enum ErrorKind {
     Assertion,
     Command,
     Interrupted,
+    /// NumPy's `LinAlgError`: a singular matrix, one that is not positive definite, a
+    /// decomposition that did not converge, a matrix that is not square.
+    LinAlg,
 }
 
 impl ErrorKind {
@@ -69,6 +72,7 @@ impl ErrorKind {
             ErrorKind::Assertion => "assertion failed",
             ErrorKind::Command => "command error",
             ErrorKind::Interrupted => "interrupted",
+            ErrorKind::LinAlg => "LinAlgError",
         }
     }
 }
@@ -144,6 +148,11 @@ error_constructors! {
     command_error => Command,
     overflow_error => Overflow,
     memory_error => Memory,
+}
+
+/// NumPy's `LinAlgError`, worded as NumPy renders it: `LinAlgError: Singular matrix`.
+pub fn linalg_error(message: impl std::fmt::Display) -> Error {
+    Error::new(ErrorKind::LinAlg, format!("LinAlgError: {message}"))
 }
 
 /// One piece of source text the session has seen: a file, `-e` code, stdin or a REPL line.

@@ -436,6 +436,20 @@ const CASES: &[Case] = &[
     case(Type, "k = elementwise_kernel(\"T x\", \"T z\", \"z = x\")\nk(ones(2, device=cpu))", 2, 1, &["needs the gpu", "fuse(f)"]),
     case(Type, "k = raw_kernel(\"\", \"k\")\nk(1, 1, [ones(2, device=cpu)])", 2, 1, &["needs the gpu"]),
     case(Type, "k = reduction_kernel(\"T x\", \"T y\", \"x\", \"a + b\", \"y = a\", \"0\")\nk(ones(2, device=cpu))", 2, 1, &["needs the gpu"]),
+    // ---- linalg: NumPy's LinAlgError and its other errors, at the call ----
+    case(LinAlg, "linalg.inv(zeros([2, 2]))", 1, 1, &["LinAlgError: Singular matrix"]),
+    case(LinAlg, "a = [[1.0, 2.0], [2.0, 4.0]]\nx = linalg.solve(a, [1.0, 1.0])", 2, 5, &["LinAlgError: Singular matrix"]),
+    case(LinAlg, "linalg.cholesky(-eye(3))", 1, 1, &["LinAlgError: Matrix is not positive definite"]),
+    case(LinAlg, "linalg.det(ones([2, 3]))", 1, 1, &["LinAlgError: Last 2 dimensions of the array must be square"]),
+    case(LinAlg, "linalg.eigvalsh(ones(4))", 1, 1, &["LinAlgError", "1-dimensional array given"]),
+    case(LinAlg, "linalg.svd(full([3, 3], nan))", 1, 1, &["LinAlgError: SVD did not converge"]),
+    case(LinAlg, "linalg.lstsq(ones([3, 2]), ones(2))", 1, 1, &["LinAlgError: Incompatible dimensions"]),
+    case(Type, "linalg.inv(astype(eye(2), f16))", 1, 1, &["float16 is unsupported in linalg"]),
+    case(Value, "linalg.qr(eye(2), mode=\"full\")", 1, 1, &["Unrecognized mode 'full'"]),
+    case(Value, "linalg.norm(eye(2), ord=\"max\")", 1, 1, &["Invalid norm order"]),
+    case(Value, "cross(ones(5), ones(3))", 1, 1, &["incompatible dimensions for cross product"]),
+    case(Shape, "linalg.solve(eye(2), ones(3))", 1, 1, &["do not match"]),
+    case(Type, "linalg.matrix_power(eye(2), 0.5)", 1, 1, &["exponent must be an integer"]),
 ];
 
 /// Edge cases that are not errors: they must run (exit 0) and print exactly this.
@@ -541,6 +555,9 @@ const GPU_CASES: &[Case] = &[
     case(Value, "k = raw_kernel(\"extern \\\"C\\\" __global__ void other() {}\", \"absent\")\nk(1, 1, [])", 2, 1, &["no kernel named `absent`"]),
     case(Value, "k = raw_kernel(\"extern \\\"C\\\" __global__ void f(double* x) {}\", \"f\")\nk(1, 1, [ones([2, 2], device=gpu)[:, 1]])", 2, 1, &["argument 0 is not contiguous"]),
     case(Value, "k = raw_kernel(\"extern \\\"C\\\" __global__ void f() {}\", \"f\")\nk(0, 1, [])", 2, 1, &["grid sizes are positive"]),
+    case(LinAlg, "x = linalg.inv(zeros([2, 2], device=gpu))", 1, 5, &["LinAlgError: Singular matrix"]),
+    case(LinAlg, "x = linalg.cholesky(-eye(3, device=gpu))", 1, 5, &["LinAlgError: Matrix is not positive definite"]),
+    case(Device, "x = linalg.solve(eye(2, device=gpu), ones(2))", 1, 5, &["different devices"]),
 ];
 
 fn arrsh() -> &'static str {

@@ -4,6 +4,7 @@
 
 pub mod conv;
 pub mod fft;
+pub mod decompose;
 pub mod linalg;
 pub mod npy;
 pub mod random;

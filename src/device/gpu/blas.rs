@@ -16,7 +16,7 @@ pub struct MatrixArg {
 }
 
 impl Gpu {
-    fn blas_handle(&self) -> Result<sys::cublasHandle_t> {
+    pub(super) fn blas_handle(&self) -> Result<sys::cublasHandle_t> {
         if let Some(h) = self.blas.get() {
             return Ok(h);
         }

@@ -24,6 +24,13 @@ pub struct Gpu {
     pub(super) blas: Cell<Option<cudarc::cublas::sys::cublasHandle_t>>,
     pub(super) rng: Cell<Option<cudarc::curand::sys::curandGenerator_t>>,
     pub(super) fft: RefCell<super::fft::FftPlans>,
+    /// cuSOLVER's handle and parameters object, made on first use.
+    pub(super) solver: Cell<
+        Option<(
+            cudarc::cusolver::sys::cusolverDnHandle_t,
+            cudarc::cusolver::sys::cusolverDnParams_t,
+        )>,
+    >,
     pub(super) staging: RefCell<Option<super::memory::Staging>>,
     pub(super) scratch: Cell<*mut u8>,
     pub(super) events: (sys::CUevent, sys::CUevent),
@@ -169,6 +176,7 @@ fn create_context() -> std::result::Result<&'static Gpu, Error> {
             blas: Cell::new(None),
             rng: Cell::new(None),
             fft: RefCell::new(Default::default()),
+            solver: Cell::new(None),
             staging: RefCell::new(None),
             scratch: Cell::new(std::ptr::null_mut()),
             events: (event()?, event()?),

@@ -1,16 +1,18 @@
 //! The gpu device, through the CUDA driver API (cudarc, libraries loaded at run time): a context
 //! made on first use (`driver`), pooled device memory and counted copies (`memory`), the kernels
 //! of `kernels/*.cu` compiled by NVRTC and cached on disk (`modules`, argument layout in `abi`),
-//! cuBLAS (`blas`), cuRAND (`random`) and cuFFT (`fft`). Nothing here panics when CUDA is missing: `gpu()`
+//! cuBLAS (`blas`), cuRAND (`random`), cuFFT (`fft`) and cuSOLVER (`solver`, `batched`). Nothing here panics when CUDA is missing: `gpu()`
 //! returns an error that says why.
 
 pub mod abi;
+pub mod batched;
 pub mod blas;
 mod driver;
 pub mod fft;
 pub mod memory;
 pub mod modules;
 pub mod random;
+pub mod solver;
 
 pub use driver::{begin_measure, end_measure, gpu, started, Gpu};
 pub use memory::GpuBuffer;

@@ -106,6 +106,33 @@ pub fn builtins() -> Vec<Builtin> {
             }
         ),
         builtin!(
+            "diagonal",
+            ["a", "offset=", "axis1=", "axis2="],
+            "The diagonal `offset` (above the main one for offset > 0) of the axes axis1, axis2 (0 and 1 by default), as the last axis: a view.",
+            "diagonal(reshape(arange(9), [3, 3]), offset=1)",
+            |i, a| {
+                let x = array_arg(i, a.required(0))?;
+                let get = |k: usize, default: i64| {
+                    a.get(k).map(|v| count_arg(v, "an axis")).transpose().map(|v| v.unwrap_or(default))
+                };
+                array::shape::diagonal(&x, get(1, 0)?, get(2, 0)?, get(3, 1)?).map(Value::array)
+            }
+        ),
+        builtin!(
+            "cross",
+            ["a", "b", "axisa=", "axisb=", "axisc=", "axis="],
+            "Cross products of 3-vectors along the last axis (or axisa of a, axisb of b, the result's along axisc; axis= sets all three), the other axes broadcast; a 2-vector has z = 0, two 2-vectors give the z component.",
+            "cross([1, 0, 0], [0, 1, 0])",
+            |i, a| {
+                let (x, y) = two_arrays(i, &a)?;
+                let axis = |k: usize| a.get(k).map(|v| count_arg(v, "an axis")).transpose();
+                let all = axis(5)?;
+                let pick = |k: usize| axis(k).map(|v| v.or(all).unwrap_or(-1));
+                let product = crate::array::matrix_functions::cross(&x, &y, pick(2)?, pick(3)?, pick(4)?)?;
+                scalar_if_0d(product)
+            }
+        ),
+        builtin!(
             "conv2d",
             ["image", "kernel"],
             "2-d \"same\" correlation with zero padding (an image filter).",

@@ -275,6 +275,7 @@ pub static NAMESPACES: [Namespace; 3] = [
             "trace",
             "vecdot",
             "matrix_transpose",
+            "cross",
         ],
     },
     Namespace {
