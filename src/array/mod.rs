@@ -11,6 +11,7 @@ pub mod join;
 pub mod linalg;
 pub mod on_gpu;
 pub mod ops;
+pub mod random;
 pub mod reduce;
 pub mod search;
 pub mod sets;
