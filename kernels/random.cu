@@ -86,25 +86,19 @@ template <class T> __device__ void uniform(T *out, i64 n, T low, T span, u64 key
     }
 }
 
-// -scale * log1p(-u): exponential with mean `scale` (u < 1, so the log is finite).
-template <class T> __device__ void exponential(T *out, i64 n, T scale, u64 key, u64 call) {
-    GRID_STRIDE(i, n) {
-        Stream s(key, call, i);
-        out[i] = -scale * log1p(-unit_of<T>(s));
-    }
-}
-
 extern "C" __global__ void uniform_f64(double *out, i64 n, double low, double span, u64 key, u64 call) {
     uniform(out, n, low, span, key, call);
 }
 extern "C" __global__ void uniform_f32(float *out, i64 n, float low, float span, u64 key, u64 call) {
     uniform(out, n, low, span, key, call);
 }
-extern "C" __global__ void exponential_f64(double *out, i64 n, double scale, u64 key, u64 call) {
-    exponential(out, n, scale, key, call);
-}
-extern "C" __global__ void exponential_f32(float *out, i64 n, float scale, u64 key, u64 call) {
-    exponential(out, n, scale, key, call);
+
+// -scale * log1p(-u): exponential with mean `scale` (u < 1, so the log is finite).
+extern "C" __global__ void exponential(double *out, i64 n, double scale, u64 key, u64 call) {
+    GRID_STRIDE(i, n) {
+        Stream s(key, call, i);
+        out[i] = -scale * log1p(-s.unit());
+    }
 }
 
 // ---- integers ----

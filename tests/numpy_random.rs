@@ -55,27 +55,51 @@ const SHAPES: &[(&str, &str)] = &[
     ("randint(5, size=10)", "r.randint(5, size=10)"),
     ("randint(0, 62, 100)", "r.randint(0, 62, 100)"),
     ("randint(3)", "r.randint(3)"),
-    ("random.randint(0, 5, [2, 3], dtype=i32)", "r.randint(0, 5, (2, 3), dtype=np.int32)"),
+    (
+        "random.randint(0, 5, [2, 3], dtype=i32)",
+        "r.randint(0, 5, (2, 3), dtype=np.int32)",
+    ),
     ("random.random()", "g.random()"),
     ("random.random([2, 3])", "g.random((2, 3))"),
-    ("random.random(5, dtype=f32)", "g.random(5, dtype=np.float32)"),
+    (
+        "random.random(5, dtype=f32)",
+        "g.random(5, dtype=np.float32)",
+    ),
     ("random.random(size=[])", "g.random(size=())"),
     ("random.integers(10)", "g.integers(10)"),
     ("random.integers(0, 10, 5)", "g.integers(0, 10, 5)"),
-    ("random.integers(0, 10, [2, 2], dtype=u8, endpoint=true)", "g.integers(0, 10, (2, 2), dtype=np.uint8, endpoint=True)"),
-    ("random.integers([0, 10], [5, 20])", "g.integers([0, 10], [5, 20])"),
-    ("random.integers(0, [5, 20], [3, 2], dtype=i16)", "g.integers(0, [5, 20], (3, 2), dtype=np.int16)"),
-    ("random.integers(0, 2, 4, dtype=bool)", "g.integers(0, 2, 4, dtype=bool)"),
+    (
+        "random.integers(0, 10, [2, 2], dtype=u8, endpoint=true)",
+        "g.integers(0, 10, (2, 2), dtype=np.uint8, endpoint=True)",
+    ),
+    (
+        "random.integers([0, 10], [5, 20])",
+        "g.integers([0, 10], [5, 20])",
+    ),
+    (
+        "random.integers(0, [5, 20], [3, 2], dtype=i16)",
+        "g.integers(0, [5, 20], (3, 2), dtype=np.int16)",
+    ),
+    (
+        "random.integers(0, 2, 4, dtype=bool)",
+        "g.integers(0, 2, 4, dtype=bool)",
+    ),
     ("random.uniform()", "g.uniform()"),
     ("random.uniform(-1, 1, 4)", "g.uniform(-1, 1, 4)"),
     ("random.uniform([0, 1], 2)", "g.uniform([0, 1], 2)"),
     ("random.normal()", "g.normal()"),
     ("random.normal(10, 2, [2, 2])", "g.normal(10, 2, (2, 2))"),
     ("random.normal([0, 1, 2], 1)", "g.normal([0, 1, 2], 1)"),
-    ("random.normal(0, [1, 2], [3, 2])", "g.normal(0, [1, 2], (3, 2))"),
+    (
+        "random.normal(0, [1, 2], [3, 2])",
+        "g.normal(0, [1, 2], (3, 2))",
+    ),
     ("random.normal(zeros([]))", "g.normal(np.zeros(()))"),
     ("random.standard_normal()", "g.standard_normal()"),
-    ("random.standard_normal(3, dtype=f32)", "g.standard_normal(3, dtype=np.float32)"),
+    (
+        "random.standard_normal(3, dtype=f32)",
+        "g.standard_normal(3, dtype=np.float32)",
+    ),
     ("random.exponential()", "g.exponential()"),
     ("random.exponential(2.0, 3)", "g.exponential(2.0, 3)"),
     ("random.exponential([1, 2])", "g.exponential([1, 2])"),
@@ -84,20 +108,53 @@ const SHAPES: &[(&str, &str)] = &[
     ("random.poisson([1, 100])", "g.poisson([1, 100])"),
     ("random.binomial(10, 0.3)", "g.binomial(10, 0.3)"),
     ("random.binomial(10, 0.3, 5)", "g.binomial(10, 0.3, 5)"),
-    ("random.binomial([10, 20], 0.5)", "g.binomial([10, 20], 0.5)"),
-    ("random.binomial(10, [0.1, 0.9], [3, 2])", "g.binomial(10, [0.1, 0.9], (3, 2))"),
+    (
+        "random.binomial([10, 20], 0.5)",
+        "g.binomial([10, 20], 0.5)",
+    ),
+    (
+        "random.binomial(10, [0.1, 0.9], [3, 2])",
+        "g.binomial(10, [0.1, 0.9], (3, 2))",
+    ),
     ("random.choice(5)", "g.choice(5)"),
     ("random.choice(5, 3)", "g.choice(5, 3)"),
-    ("random.choice(5, 3, replace=false)", "g.choice(5, 3, replace=False)"),
-    ("random.choice(5, [2, 2], p=[0.1, 0.2, 0.3, 0.4, 0])", "g.choice(5, (2, 2), p=[0.1, 0.2, 0.3, 0.4, 0])"),
-    ("random.choice([1.5, 2.5, 3.5], 2)", "g.choice([1.5, 2.5, 3.5], 2)"),
-    ("random.choice([1.5, 2.5, 3.5])", "g.choice([1.5, 2.5, 3.5])"),
-    ("random.choice([[1, 2], [3, 4], [5, 6]])", "g.choice([[1, 2], [3, 4], [5, 6]])"),
-    ("random.choice([[1, 2], [3, 4], [5, 6]], 2, replace=false)", "g.choice([[1, 2], [3, 4], [5, 6]], 2, replace=False)"),
-    ("random.choice(astype(arange(4), f32), 3, p=[0.25, 0.25, 0.25, 0.25])", "g.choice(np.arange(4).astype(np.float32), 3, p=[0.25] * 4)"),
+    (
+        "random.choice(5, 3, replace=false)",
+        "g.choice(5, 3, replace=False)",
+    ),
+    (
+        "random.choice(5, [2, 2], p=[0.1, 0.2, 0.3, 0.4, 0])",
+        "g.choice(5, (2, 2), p=[0.1, 0.2, 0.3, 0.4, 0])",
+    ),
+    (
+        "random.choice([1.5, 2.5, 3.5], 2)",
+        "g.choice([1.5, 2.5, 3.5], 2)",
+    ),
+    (
+        "random.choice([1.5, 2.5, 3.5])",
+        "g.choice([1.5, 2.5, 3.5])",
+    ),
+    (
+        "random.choice([[1, 2], [3, 4], [5, 6]])",
+        "g.choice([[1, 2], [3, 4], [5, 6]])",
+    ),
+    (
+        "random.choice([[1, 2], [3, 4], [5, 6]], 2, replace=false)",
+        "g.choice([[1, 2], [3, 4], [5, 6]], 2, replace=False)",
+    ),
+    (
+        "random.choice(astype(arange(4), f32), 3, p=[0.25, 0.25, 0.25, 0.25])",
+        "g.choice(np.arange(4).astype(np.float32), 3, p=[0.25] * 4)",
+    ),
     ("random.permutation(5)", "g.permutation(5)"),
-    ("random.permutation([[1, 2], [3, 4]])", "g.permutation([[1, 2], [3, 4]])"),
-    ("random.permutation(arange(6.0))", "g.permutation(np.arange(6.0))"),
+    (
+        "random.permutation([[1, 2], [3, 4]])",
+        "g.permutation([[1, 2], [3, 4]])",
+    ),
+    (
+        "random.permutation(arange(6.0))",
+        "g.permutation(np.arange(6.0))",
+    ),
 ];
 
 #[test]
@@ -481,7 +538,11 @@ fn errors_have_numpys_messages() {
                 .unwrap_or("");
             let missing: Vec<&&str> = c.words.iter().filter(|w| !header.contains(**w)).collect();
             if out.status.code() != Some(1) || stderr.contains("panicked") || !missing.is_empty() {
-                problems.push(format!("{}: exit {:?}, stderr {stderr}", c.code, out.status.code()));
+                problems.push(format!(
+                    "{}: exit {:?}, stderr {stderr}",
+                    c.code,
+                    out.status.code()
+                ));
             }
             if device == "cpu" {
                 let mut interp =

@@ -176,7 +176,7 @@ fn float_dtype(dtype: DType, function: &str) -> Result<()> {
 pub fn random(src: &mut Source, shape: &[usize], dtype: DType) -> Result<Array> {
     float_dtype(dtype, "random")?;
     match (src.device, dtype) {
-        (Device::Gpu, _) => gpu_floats("uniform", shape, dtype, &[0.0, 1.0]),
+        (Device::Gpu, _) => gpu_uniform(shape, dtype, 0.0, 1.0),
         (Device::Cpu, DType::F32) => cpu_fill(shape, |x| src.rng.fill_uniform_f32(x)),
         (Device::Cpu, _) => cpu_fill(shape, |x| src.rng.fill_uniform_f64(x)),
     }
@@ -193,7 +193,12 @@ pub fn standard_normal(src: &mut Source, shape: &[usize], dtype: DType) -> Resul
 }
 
 /// NumPy's `normal(loc, scale, size)`: f64, `loc + scale * z`.
-pub fn normal(src: &mut Source, size: Option<&[usize]>, loc: &Param, scale: &Param) -> Result<Array> {
+pub fn normal(
+    src: &mut Source,
+    size: Option<&[usize]>,
+    loc: &Param,
+    scale: &Param,
+) -> Result<Array> {
     let shape = result_shape(src.device, size, &[loc, scale])?;
     if scale.any_negative()? {
         return Err(value_error("scale < 0"));
@@ -211,7 +216,12 @@ pub fn normal(src: &mut Source, size: Option<&[usize]>, loc: &Param, scale: &Par
 }
 
 /// NumPy's `uniform(low, high, size)`: f64 on [low, high), `low + (high - low) * u`.
-pub fn uniform(src: &mut Source, size: Option<&[usize]>, low: &Param, high: &Param) -> Result<Array> {
+pub fn uniform(
+    src: &mut Source,
+    size: Option<&[usize]>,
+    low: &Param,
+    high: &Param,
+) -> Result<Array> {
     let shape = result_shape(src.device, size, &[low, high])?;
     let span = combine(Op::Subtract, high, low)?;
     if span.any(Op::Less, float(0.0))? {
@@ -226,7 +236,7 @@ pub fn uniform(src: &mut Source, size: Option<&[usize]>, low: &Param, high: &Par
     if let (Some(low), Some(span)) = (low.number(), span.number()) {
         let (low, span) = (low.as_f64(), span.as_f64());
         return match src.device {
-            Device::Gpu => gpu_floats("uniform", &shape, DType::F64, &[low, span]),
+            Device::Gpu => gpu_uniform(&shape, DType::F64, low, span),
             Device::Cpu => cpu_fill(&shape, |x| src.rng.fill_uniform(x, low, span)),
         };
     }
@@ -242,7 +252,7 @@ pub fn exponential(src: &mut Source, size: Option<&[usize]>, scale: &Param) -> R
         return Err(value_error("scale < 0"));
     }
     let one = |src: &mut Source, shape: &[usize], scale: f64| match src.device {
-        Device::Gpu => gpu_floats("exponential", shape, DType::F64, &[scale]),
+        Device::Gpu => gpu_exponential(shape, scale),
         Device::Cpu => cpu_fill(shape, |x| src.rng.fill_exponential(x, scale)),
     };
     match scale.number() {
@@ -281,7 +291,11 @@ pub fn poisson(src: &mut Source, size: Option<&[usize]>, lam: &Param) -> Result<
             optional_pointer(lams.as_ref())?,
         );
         let (key, call) = kernel_stream();
-        launch("poisson", &mut kernel_args![pointer, n, lam, lams, key, call], n)?;
+        launch(
+            "poisson",
+            &mut kernel_args![pointer, n, lam, lams, key, call],
+            n,
+        )?;
         return Ok(out);
     }
     let values = lam.host_values::<f64>(&shape)?;
@@ -296,7 +310,10 @@ pub fn binomial(src: &mut Source, size: Option<&[usize]>, n: &Param, p: &Param) 
         return Err(value_error("n < 0"));
     }
     if !(p.all(Op::GreaterEqual, float(0.0))? && p.all(Op::LessEqual, float(1.0))?) {
-        return Err(p.refused("p < 0, p > 1 or p is NaN", "p < 0, p > 1 or p contains NaNs"));
+        return Err(p.refused(
+            "p < 0, p > 1 or p is NaN",
+            "p < 0, p > 1 or p contains NaNs",
+        ));
     }
     if src.device == Device::Gpu {
         let trials_each = n.gpu_values(&shape, DType::I64)?;
@@ -314,7 +331,16 @@ pub fn binomial(src: &mut Source, size: Option<&[usize]>, n: &Param, p: &Param) 
         let (key, call) = kernel_stream();
         launch(
             "binomial",
-            &mut kernel_args![pointer, count, trials, trials_each, probability, p_each, key, call],
+            &mut kernel_args![
+                pointer,
+                count,
+                trials,
+                trials_each,
+                probability,
+                p_each,
+                key,
+                call
+            ],
             count,
         )?;
         return Ok(out);
@@ -363,9 +389,11 @@ pub fn integers(
             Param::Array(a) => Param::Array(a.astype(DType::I64)?),
         },
         (false, Param::Number(s)) => Param::Number(int(s.cast::<i64>().wrapping_sub(1))),
-        (false, Param::Array(a)) => {
-            Param::Array(ops::with_scalar(Op::Subtract, &a.astype(DType::I64)?, int(1))?)
-        }
+        (false, Param::Array(a)) => Param::Array(ops::with_scalar(
+            Op::Subtract,
+            &a.astype(DType::I64)?,
+            int(1),
+        )?),
     };
     let (least, greatest) = integer_range(dtype);
     if least > i64::MIN as i128 && low.any(Op::Less, int(least as i64))? {
@@ -460,7 +488,12 @@ pub fn choice(
         ));
     }
     let index = match (replace, p) {
-        (true, None) => integers_between(src, &shape, &Param::Number(int(0)), &Param::Number(int(rows as i64 - 1)))?,
+        (true, None) => integers_between(
+            src,
+            &shape,
+            &Param::Number(int(0)),
+            &Param::Number(int(rows as i64 - 1)),
+        )?,
         (true, Some(p)) => {
             // NumPy's inversion: the running sum of p (scaled to end at 1) searched for uniforms.
             let cdf = super::reduce::scan(&p.astype(DType::F64)?, None, false)?;
@@ -506,8 +539,10 @@ fn check_probabilities(device: Device, p: &Array, rows: usize) -> Result<()> {
     if p.dtype().is_complex() {
         return Err(type_error("p must be real numbers"));
     }
+    // NumPy's tolerance: the square root of the probabilities' own epsilon (f64's for integers).
     let tolerance = match p.dtype() {
-        DType::F32 | DType::F16 => f64::from(f32::EPSILON).sqrt(),
+        DType::F16 => 2f64.powi(-10).sqrt(),
+        DType::F32 => f64::from(f32::EPSILON).sqrt(),
         _ => f64::EPSILON.sqrt(),
     };
     let p = p.astype(DType::F64)?;
@@ -572,16 +607,14 @@ pub fn shuffle(src: &mut Source, x: &Array) -> Result<()> {
 
 // ---- the devices ----
 
-/// A new cpu array of `shape` that `fill` writes.
-fn cpu_fill<T: crate::device::cpu::CpuElement + Default>(
+/// A new cpu array of `shape` whose every element `fill` writes.
+fn cpu_fill<T: crate::device::cpu::CpuElement>(
     shape: &[usize],
     fill: impl FnOnce(&mut [T]),
 ) -> Result<Array> {
-    let size = shape_size(shape)?;
-    crate::device::check_allocation(Device::Cpu, size, T::DTYPE)?;
-    let mut data = vec![T::default(); size];
-    fill(&mut data);
-    Ok(Array::from_vec(data, shape.to_vec()))
+    let buffer = Buffer::alloc(Device::Cpu, shape_size(shape)?, T::DTYPE)?;
+    fill(&mut super::cpu_data::<T>(buffer.cpu().expect("made on the cpu")).borrow_mut());
+    Ok(Array::from_buffer(buffer, shape))
 }
 
 /// A new, uninitialised gpu array and the address of its first element.
@@ -607,26 +640,36 @@ fn optional_pointer(a: Option<&Array>) -> Result<u64> {
     Ok(gpu.element_pointer(a.layout().offset))
 }
 
-/// Floats made by kernel `{kind}_f64` or `{kind}_f32` of `kernels/random.cu`, given `values`
-/// (`uniform`: low and span; `exponential`: scale).
-fn gpu_floats(kind: &str, shape: &[usize], dtype: DType, values: &[f64]) -> Result<Array> {
+/// Uniform floats of `dtype` (f64 or f32) on [low, low + span) from the `uniform_*` kernels.
+fn gpu_uniform(shape: &[usize], dtype: DType, low: f64, span: f64) -> Result<Array> {
     let (out, pointer) = gpu_empty(shape, dtype)?;
     let (key, call) = kernel_stream();
     let n = out.size() as i64;
-    let name = format!("{kind}_{dtype}");
-    match (dtype, values) {
-        (DType::F32, &[a]) => {
-            let a = a as f32;
-            launch(&name, &mut kernel_args![pointer, n, a, key, call], n)
+    match dtype {
+        DType::F32 => {
+            let (low, span) = (low as f32, span as f32);
+            let args = &mut kernel_args![pointer, n, low, span, key, call];
+            launch("uniform_f32", args, n)?
         }
-        (DType::F32, &[a, b]) => {
-            let (a, b) = (a as f32, b as f32);
-            launch(&name, &mut kernel_args![pointer, n, a, b, key, call], n)
-        }
-        (_, &[a]) => launch(&name, &mut kernel_args![pointer, n, a, key, call], n),
-        (_, &[a, b]) => launch(&name, &mut kernel_args![pointer, n, a, b, key, call], n),
-        _ => unreachable!("the random float kernels take one or two values"),
-    }?;
+        _ => launch(
+            "uniform_f64",
+            &mut kernel_args![pointer, n, low, span, key, call],
+            n,
+        )?,
+    }
+    Ok(out)
+}
+
+/// Exponential f64 of mean `scale` from the `exponential` kernel.
+fn gpu_exponential(shape: &[usize], scale: f64) -> Result<Array> {
+    let (out, pointer) = gpu_empty(shape, DType::F64)?;
+    let (key, call) = kernel_stream();
+    let n = out.size() as i64;
+    launch(
+        "exponential",
+        &mut kernel_args![pointer, n, scale, key, call],
+        n,
+    )?;
     Ok(out)
 }
 

@@ -196,7 +196,11 @@ impl Rng {
     }
 
     /// Fills `out` element by element, `sample` given the generator and the element's index.
-    fn fill_each<T: Send>(&mut self, out: &mut [T], sample: impl Fn(&mut Pcg64, usize) -> T + Sync) {
+    fn fill_each<T: Send>(
+        &mut self,
+        out: &mut [T],
+        sample: impl Fn(&mut Pcg64, usize) -> T + Sync,
+    ) {
         self.fill_chunks(out, |rng, start, chunk| {
             for (k, x) in chunk.iter_mut().enumerate() {
                 *x = sample(rng, start + k);
