@@ -16,6 +16,7 @@ pub mod linalg;
 pub mod matrix_functions;
 pub mod on_gpu;
 pub mod ops;
+pub mod random;
 pub mod reduce;
 pub mod search;
 pub mod sets;

@@ -1,6 +1,6 @@
 //! The array operations of this layer that the gpu does with hand-written kernels or libraries
 //! rather than plans: copies between host and device, indexing by index arrays and masks,
-//! matrix products (cuBLAS), the image filter, random numbers (cuRAND). The callers have
+//! matrix products (cuBLAS), the image filter, histograms. The callers have
 //! checked shapes and chosen dtypes. Copies between host and device happen only in `upload`,
 //! `download` and `element`, each counted by `device::gpu::memory`.
 
@@ -10,10 +10,9 @@ use crate::base::layout::{shape_size, Layout};
 use crate::base::{DType, Scalar};
 use crate::device::gpu::abi::{ShapeArg, ViewArg};
 use crate::device::gpu::blas::MatrixArg;
-use crate::device::gpu::random::Distribution;
 use crate::device::gpu::{gpu, GpuBuffer};
 use crate::device::{Buffer, Device};
-use crate::error::{shape_error, value_error, Result};
+use crate::error::{shape_error, Result};
 use crate::kernel_args;
 use crate::plan::table::{self, Op};
 use crate::with_dtype;
@@ -388,75 +387,6 @@ pub fn conv2d(image: &Array, kernel: &Array, dtype: DType) -> Result<Array> {
         &mut kernel_args![out_pointer, image_pointer, kernel_pointer, h, w, kh, kw],
     )?;
     Ok(out)
-}
-
-// ---- random numbers ----
-
-/// Uniform [0, 1) or standard normal floats of `dtype` (f64 or f32), made by cuRAND.
-pub fn random(shape: &[usize], dtype: DType, normal: bool) -> Result<Array> {
-    let size = shape_size(shape)?;
-    let g = gpu()?;
-    crate::device::check_allocation(Device::Gpu, size, dtype)?;
-    // cuRAND's normal generators fill an even count; an odd size gets one spare element.
-    let buffer = g.alloc(size + (normal && size % 2 == 1) as usize, dtype)?;
-    let distribution = if normal {
-        Distribution::Normal
-    } else {
-        Distribution::Uniform
-    };
-    g.fill_random(&buffer, distribution)?;
-    let out = Array::new(
-        crate::plan::Storage::Ready(Buffer::Gpu(buffer)),
-        Layout::contiguous(shape),
-    );
-    if !normal {
-        // cuRAND draws from (0, 1]; NumPy's rand from [0, 1).
-        let flipped = super::ops::apply(
-            table::row(Op::Subtract),
-            &[Operand::Scalar(Scalar::Int(1)), Operand::Array(&out)],
-        )?;
-        super::ops::assign(&out, Operand::Array(&flipped))?;
-    }
-    Ok(out)
-}
-
-/// Integers in [low, high), made from cuRAND's uniform doubles.
-pub fn randint(shape: &[usize], low: i64, high: i64) -> Result<Array> {
-    if high <= low {
-        return Err(value_error(format!(
-            "randint: low ({low}) must be less than high ({high})"
-        )));
-    }
-    let size = shape_size(shape)?;
-    let g = gpu()?;
-    crate::device::check_allocation(Device::Gpu, size, DType::C128)?;
-    let uniform = g.alloc(size, DType::F64)?;
-    g.fill_random(&uniform, Distribution::Uniform)?;
-    let uniform = Array::from_buffer(Buffer::Gpu(uniform), shape);
-    // k = floor((1 - u) · span), kept below span; then low + k.
-    let span = high.wrapping_sub(low);
-    let apply = |op: Op, a: Operand, b: Operand| super::ops::apply(table::row(op), &[a, b]);
-    let flipped = apply(
-        Op::Subtract,
-        Operand::Scalar(Scalar::Int(1)),
-        Operand::Array(&uniform),
-    )?;
-    let scaled = apply(
-        Op::Multiply,
-        Operand::Array(&flipped),
-        Operand::Scalar(Scalar::Float(span as f64)),
-    )?;
-    let whole = scaled.astype(DType::I64)?;
-    let capped = apply(
-        Op::Minimum,
-        Operand::Array(&whole),
-        Operand::Scalar(Scalar::Int(span - 1)),
-    )?;
-    apply(
-        Op::Add,
-        Operand::Array(&capped),
-        Operand::Scalar(Scalar::Int(low)),
-    )
 }
 
 /// Counts of a contiguous f64 or f32 array over equal bins (`edges`, of its dtype, one more

@@ -14,7 +14,7 @@ use std::time::SystemTime;
 
 use rand::rngs::SysRng;
 use rand::{Rng as _, RngExt as _, SeedableRng};
-use rand_distr::StandardNormal;
+use rand_distr::{Binomial, Distribution, Exp1, Poisson, StandardNormal};
 use rand_pcg::Pcg64;
 use rayon::prelude::*;
 
@@ -25,6 +25,22 @@ const CHUNK_LEN: usize = 1 << 16;
 /// 2⁻⁵³ and 2⁻²⁴: one unit in the last place of a float in [0, 1).
 const F64_UNIT: f64 = 1.0 / (1u64 << 53) as f64;
 const F32_UNIT: f32 = 1.0 / (1u32 << 24) as f32;
+
+/// A distribution's parameter: one value for every element, or one per element.
+#[derive(Clone, Copy, Debug)]
+pub enum Param<'a, T> {
+    All(T),
+    Each(&'a [T]),
+}
+
+impl<T: Copy> Param<'_, T> {
+    fn at(&self, i: usize) -> T {
+        match self {
+            Param::All(v) => *v,
+            Param::Each(values) => values[i],
+        }
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct Rng {
@@ -56,7 +72,7 @@ impl Rng {
 
     /// Uniform floats in `[0, 1)`, with 53 random bits each.
     pub fn fill_uniform_f64(&mut self, out: &mut [f64]) {
-        self.fill_chunks(out, |rng, chunk| {
+        self.fill_chunks(out, |rng, _, chunk| {
             for x in chunk {
                 *x = (rng.next_u64() >> 11) as f64 * F64_UNIT;
             }
@@ -65,7 +81,7 @@ impl Rng {
 
     /// Uniform floats in `[0, 1)`, with 24 random bits each (two per 64-bit draw).
     pub fn fill_uniform_f32(&mut self, out: &mut [f32]) {
-        self.fill_chunks(out, |rng, chunk| {
+        self.fill_chunks(out, |rng, _, chunk| {
             let mut pairs = chunk.chunks_exact_mut(2);
             for pair in &mut pairs {
                 let bits = rng.next_u64();
@@ -80,7 +96,7 @@ impl Rng {
 
     /// Standard normal samples (mean 0, variance 1), by the ziggurat method.
     pub fn fill_normal_f64(&mut self, out: &mut [f64]) {
-        self.fill_chunks(out, |rng, chunk| {
+        self.fill_chunks(out, |rng, _, chunk| {
             for x in chunk {
                 *x = rng.sample(StandardNormal);
             }
@@ -89,7 +105,7 @@ impl Rng {
 
     /// Standard normal samples in single precision.
     pub fn fill_normal_f32(&mut self, out: &mut [f32]) {
-        self.fill_chunks(out, |rng, chunk| {
+        self.fill_chunks(out, |rng, _, chunk| {
             for x in chunk {
                 *x = rng.sample::<f32, _>(StandardNormal);
             }
@@ -99,34 +115,110 @@ impl Rng {
     /// Uniform integers in `[low, high)`, without modulo bias; errors when `high <= low`.
     pub fn fill_randint(&mut self, out: &mut [i64], low: i64, high: i64) -> Result<(), String> {
         if high <= low {
-            return Err(format!("randint: low >= high (low = {low}, high = {high})"));
+            return Err("low >= high".to_string());
         }
-        // high - low is in [1, 2^64 - 1]: it always fits in a u64.
-        let range = high.wrapping_sub(low) as u64;
-        // Lemire's method: x·range / 2^64 is uniform once the low halves below
-        // 2^64 mod range (the over-represented ones) are rejected.
-        let reject_below = range.wrapping_neg() % range;
-        self.fill_chunks(out, |rng, chunk| {
-            for x in chunk {
-                let offset = loop {
-                    let product = u128::from(rng.next_u64()) * u128::from(range);
-                    if product as u64 >= reject_below {
-                        break (product >> 64) as u64;
-                    }
-                };
-                *x = low.wrapping_add(offset as i64);
-            }
-        });
+        self.fill_integers(out, Param::All(low), Param::All(high - 1));
         Ok(())
     }
 
+    /// Uniform integers in `[low, high]`, both included, without modulo bias; the caller has
+    /// checked that `low <= high` for every element.
+    pub fn fill_integers(&mut self, out: &mut [i64], low: Param<i64>, high: Param<i64>) {
+        self.fill_each(out, |rng, i| {
+            let (low, high) = (low.at(i), high.at(i));
+            low.wrapping_add(bounded(rng, high.wrapping_sub(low) as u64) as i64)
+        });
+    }
+
+    /// Normal samples of mean `loc` and standard deviation `scale`: `loc + scale * z`.
+    pub fn fill_normal(&mut self, out: &mut [f64], loc: f64, scale: f64) {
+        self.fill_chunks(out, |rng, _, chunk| {
+            for x in chunk {
+                *x = loc + scale * rng.sample::<f64, _>(StandardNormal);
+            }
+        });
+    }
+
+    /// Uniform floats in `[low, low + span)`: `low + span * u`.
+    pub fn fill_uniform(&mut self, out: &mut [f64], low: f64, span: f64) {
+        self.fill_chunks(out, |rng, _, chunk| {
+            for x in chunk {
+                *x = low + span * ((rng.next_u64() >> 11) as f64 * F64_UNIT);
+            }
+        });
+    }
+
+    /// Exponential samples of mean `scale`, by the ziggurat method.
+    pub fn fill_exponential(&mut self, out: &mut [f64], scale: f64) {
+        self.fill_chunks(out, |rng, _, chunk| {
+            for x in chunk {
+                *x = scale * rng.sample::<f64, _>(Exp1);
+            }
+        });
+    }
+
+    /// Poisson counts; the caller has checked each `lam` is in `[0, 1.844e19]`.
+    pub fn fill_poisson(&mut self, out: &mut [i64], lam: Param<f64>) {
+        let common = match lam {
+            Param::All(lam) => Some(Poisson::new(lam).ok()),
+            Param::Each(_) => None,
+        };
+        self.fill_each(out, |rng, i| {
+            // `Poisson::new` refuses lam = 0, whose count is always 0.
+            let distribution = common.unwrap_or_else(|| Poisson::new(lam.at(i)).ok());
+            distribution.map_or(0, |d| d.sample(rng) as i64)
+        });
+    }
+
+    /// Binomial counts of `n` trials of probability `p`; the caller has checked `n >= 0` and
+    /// `0 <= p <= 1` for each element.
+    pub fn fill_binomial(&mut self, out: &mut [i64], n: Param<i64>, p: Param<f64>) {
+        let common = match (n, p) {
+            (Param::All(n), Param::All(p)) => Some(Binomial::new(n as u64, p).ok()),
+            _ => None,
+        };
+        self.fill_each(out, |rng, i| {
+            let distribution =
+                common.unwrap_or_else(|| Binomial::new(n.at(i) as u64, p.at(i)).ok());
+            distribution.map_or(0, |d| d.sample(rng) as i64)
+        });
+    }
+
+    /// A random permutation of `0..n` (Fisher–Yates), from one stream.
+    pub fn permutation(&mut self, n: usize) -> Vec<i64> {
+        let mut order: Vec<i64> = (0..n as i64).collect();
+        let mut rng = chunk_rng(self.master.next_u64(), 0);
+        for i in (1..n).rev() {
+            let j = bounded(&mut rng, i as u64) as usize;
+            order.swap(i, j);
+        }
+        order
+    }
+
+    /// Fills `out` element by element, `sample` given the generator and the element's index.
+    fn fill_each<T: Send>(
+        &mut self,
+        out: &mut [T],
+        sample: impl Fn(&mut Pcg64, usize) -> T + Sync,
+    ) {
+        self.fill_chunks(out, |rng, start, chunk| {
+            for (k, x) in chunk.iter_mut().enumerate() {
+                *x = sample(rng, start + k);
+            }
+        });
+    }
+
     /// Fills `out` chunk by chunk, each chunk from its own generator keyed by
-    /// this call's key and the chunk's index.
-    fn fill_chunks<T: Send>(&mut self, out: &mut [T], fill: impl Fn(&mut Pcg64, &mut [T]) + Sync) {
+    /// this call's key and the chunk's index; `fill` is given the chunk's first index.
+    fn fill_chunks<T: Send>(
+        &mut self,
+        out: &mut [T],
+        fill: impl Fn(&mut Pcg64, usize, &mut [T]) + Sync,
+    ) {
         let key = self.master.next_u64();
         let fill_chunk = |(index, chunk): (usize, &mut [T])| {
             let mut rng = chunk_rng(key, index as u64);
-            fill(&mut rng, chunk);
+            fill(&mut rng, index * CHUNK_LEN, chunk);
         };
         if out.len() <= CHUNK_LEN {
             out.chunks_mut(CHUNK_LEN).enumerate().for_each(fill_chunk);
@@ -136,6 +228,23 @@ impl Rng {
                 .for_each(fill_chunk);
         }
     }
+}
+
+/// Uniform in `[0, span]` (`span = u64::MAX`: every u64) by Lemire's method: `x·range / 2^64`
+/// is uniform once the low halves below `2^64 mod range` (the over-represented ones) are
+/// rejected; the threshold's division is needed only when the low half is below `range`.
+fn bounded(rng: &mut Pcg64, span: u64) -> u64 {
+    let Some(range) = span.checked_add(1) else {
+        return rng.next_u64();
+    };
+    let mut product = u128::from(rng.next_u64()) * u128::from(range);
+    if (product as u64) < range {
+        let threshold = range.wrapping_neg() % range;
+        while (product as u64) < threshold {
+            product = u128::from(rng.next_u64()) * u128::from(range);
+        }
+    }
+    (product >> 64) as u64
 }
 
 /// The generator for chunk `index` of the fill keyed by `key`.
@@ -286,7 +395,7 @@ mod tests {
         let mut rng = Rng::from_seed(4);
         let mut x = vec![0i64; 4];
         let err = rng.fill_randint(&mut x, 5, 5).unwrap_err();
-        assert_eq!(err, "randint: low >= high (low = 5, high = 5)");
+        assert_eq!(err, "low >= high");
         assert!(rng.fill_randint(&mut x, 1, -1).is_err());
         assert_eq!(x, vec![0; 4]);
     }

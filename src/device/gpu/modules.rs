@@ -15,13 +15,14 @@ use super::driver::{driver_error, Gpu};
 use crate::error::{device_error, Result};
 
 /// The hand-written modules: name and CUDA source.
-const SOURCES: [(&str, &str); 6] = [
+const SOURCES: [(&str, &str); 7] = [
     ("index", include_str!("../../../kernels/index.cu")),
     ("conv", include_str!("../../../kernels/conv.cu")),
     ("fault", include_str!("../../../kernels/fault.cu")),
     ("sort", include_str!("../../../kernels/sort.cu")),
     ("histogram", include_str!("../../../kernels/histogram.cu")),
     ("linalg", include_str!("../../../kernels/linalg.cu")),
+    ("random", include_str!("../../../kernels/random.cu")),
 ];
 
 #[derive(Default)]

@@ -1,4 +1,5 @@
-//! Random numbers with cuRAND (Philox), reproducible under `seed(n)`.
+//! Random numbers with cuRAND (Philox), reproducible under `seed(n)`, and the streams of the
+//! hand-written random kernels (`kernels/random.cu`), keyed by the same seed.
 
 use std::cell::Cell;
 
@@ -9,19 +10,17 @@ use super::memory::GpuBuffer;
 use crate::base::DType;
 use crate::error::{device_error, Result};
 
-pub enum Distribution {
-    Uniform,
-    Normal,
-}
-
 thread_local! {
     /// The seed `seed(n)` asked for, applied when the generator is made (it may not exist yet).
     static SEED: Cell<Option<u64>> = const { Cell::new(None) };
+    /// How many hand-written random kernels have run since the seed was set.
+    static KERNEL_CALLS: Cell<u64> = const { Cell::new(0) };
 }
 
 /// `seed(n)`: the gpu's next random numbers repeat those after any earlier `seed(n)`.
 pub fn seed(seed: u64) -> Result<()> {
     SEED.with(|s| s.set(Some(seed)));
+    KERNEL_CALLS.with(|c| c.set(0));
     match super::started() {
         Some(gpu) => gpu.reseed(seed),
         None => Ok(()),
@@ -65,9 +64,9 @@ impl Gpu {
         Ok(())
     }
 
-    /// Fills a buffer of f64 or f32 with uniform (0, 1] or standard normal numbers (for normal
-    /// numbers, the buffer's length must be even).
-    pub fn fill_random(&self, buffer: &GpuBuffer, distribution: Distribution) -> Result<()> {
+    /// Fills a buffer of f64 or f32 (of even length) with normal numbers of mean `loc` and
+    /// standard deviation `scale`.
+    pub fn fill_normal(&self, buffer: &GpuBuffer, loc: f64, scale: f64) -> Result<()> {
         let generator = self.generator()?;
         let n = buffer.elements();
         if n == 0 {
@@ -76,26 +75,37 @@ impl Gpu {
         self.note_launch(n);
         let pointer = buffer.device_pointer();
         // SAFETY: the buffer holds `n` elements of its dtype. cuRAND's normal generators want an
-        // even count: callers allocate one spare element for an odd shape (see `Array::random`).
+        // even count: callers allocate one spare element for an odd shape.
         unsafe {
-            match (buffer.dtype(), distribution) {
-                (DType::F32, Distribution::Uniform) => {
-                    curand::generate::uniform_f32(generator, pointer as *mut f32, n)
-                }
-                (_, Distribution::Uniform) => {
-                    curand::generate::uniform_f64(generator, pointer as *mut f64, n)
-                }
-                (DType::F32, Distribution::Normal) => {
-                    curand::generate::normal_f32(generator, pointer as *mut f32, n, 0.0, 1.0)
-                }
-                (_, Distribution::Normal) => {
-                    curand::generate::normal_f64(generator, pointer as *mut f64, n, 0.0, 1.0)
-                }
+            match buffer.dtype() {
+                DType::F32 => curand::generate::normal_f32(
+                    generator,
+                    pointer as *mut f32,
+                    n,
+                    loc as f32,
+                    scale as f32,
+                ),
+                _ => curand::generate::normal_f64(generator, pointer as *mut f64, n, loc, scale),
             }
-            .map_err(curand_error)?;
+            .map_err(curand_error)
         }
-        Ok(())
     }
+}
+
+/// The key and call number of the next hand-written random kernel: its elements draw from
+/// Philox streams counted by (element, call, draw) under this key. The key is the seed mixed
+/// (splitmix64's finaliser), so that it is not the key cuRAND's Philox uses for the same seed.
+pub fn kernel_stream() -> (u64, u64) {
+    let seed = SEED.with(|s| {
+        let seed = s.get().unwrap_or_else(entropy_seed);
+        s.set(Some(seed));
+        seed
+    });
+    let call = KERNEL_CALLS.with(|c| c.replace(c.get() + 1));
+    let mut z = seed ^ 0x6a09_e667_f3bc_c909;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (z ^ (z >> 31), call)
 }
 
 fn entropy_seed() -> u64 {

@@ -206,7 +206,7 @@ pub fn bind(
 static BUILTINS: LazyLock<Vec<Builtin>> = LazyLock::new(|| {
     let areas: [(&str, Vec<Builtin>); 19] = [
         ("creation", creation::builtins()),
-        ("random", random::builtins()),
+        ("random sampling", random::builtins()),
         ("data types", dtypes::builtins()),
         ("elementwise", math::builtins()),
         ("indexing", indexing::builtins()),
@@ -285,7 +285,7 @@ pub static NAMESPACES: [Namespace; 3] = [
     },
     Namespace {
         name: "random",
-        doc: "Random numbers as NumPy's numpy.random: the session's seeded generator on the cpu, cuRAND on the gpu; reproducible per seed and device, not NumPy's streams.",
+        doc: "Random numbers as NumPy's numpy.random: the session's seeded generator on the cpu (parallel chunks), cuRAND and Philox kernels on the gpu; reproducible per seed and device, not NumPy's streams.",
         shared: &["seed", "rand", "randn", "randint"],
     },
 ];
