@@ -259,7 +259,7 @@ mod tests {
         for b in 0..l.batch as usize {
             let read = |x: &[usize]| input[b * l.input.distance as usize + offset(x, &l.input)];
             let signal = |x: &[usize]| match kind {
-                FftKind::ComplexToReal if x[0] >= lengths[0] / 2 + 1 => {
+                FftKind::ComplexToReal if x[0] > lengths[0] / 2 => {
                     read(&[lengths[0] - x[0]]).conj()
                 }
                 FftKind::RealToComplex => C::new(read(x).re, 0.0),
