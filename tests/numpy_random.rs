@@ -570,6 +570,7 @@ fn a_parameter_on_another_device_is_an_error() {
         "random.normal(zeros(3, device=cpu), device=gpu)",
         "random.poisson(ones(3, device=gpu), device=cpu)",
         "random.choice(3, 2, p=ones(3, device=gpu) / 3, device=cpu)",
+        "random.permutation(arange(3, device=cpu), device=gpu)",
     ] {
         let out = common::run_code(&format!("print({code})"), &dir);
         let stderr = String::from_utf8_lossy(&out.stderr);

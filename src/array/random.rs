@@ -131,12 +131,7 @@ fn result_shape(device: Device, size: Option<&[usize]>, params: &[&Param]) -> Re
     let mut shape = Vec::new();
     for p in params {
         if let Param::Array(a) = p {
-            if a.device() != device {
-                return Err(device_error(format!(
-                    "a parameter is on {} but the numbers are made on {device}: move it with to(x, {device})",
-                    a.device()
-                )));
-            }
+            on_device(a, device)?;
         }
         shape = broadcast_shapes(&shape, p.shape())?;
     }
@@ -151,6 +146,17 @@ fn result_shape(device: Device, size: Option<&[usize]>, params: &[&Param]) -> Re
         )));
     }
     Ok(size.to_vec())
+}
+
+/// An error unless `a` is on `device`, where the numbers are made.
+fn on_device(a: &Array, device: Device) -> Result<()> {
+    if a.device() == device {
+        return Ok(());
+    }
+    Err(device_error(format!(
+        "an input is on {} but the numbers are made on {device}: move it with to(x, {device})",
+        a.device()
+    )))
 }
 
 fn float(x: f64) -> Scalar {
@@ -465,6 +471,9 @@ pub fn choice(
 ) -> Result<Array> {
     let shape = size.unwrap_or(&[]).to_vec();
     let picks = shape_size(&shape)?;
+    if let Population::Rows(a) = population {
+        on_device(a, src.device)?;
+    }
     let rows = match population {
         Population::Count(n) => *n,
         Population::Rows(a) if a.ndim() == 0 => {
@@ -524,12 +533,7 @@ pub fn choice(
 
 /// NumPy's checks of `choice`'s probabilities: one per row, non-negative, summing to 1.
 fn check_probabilities(device: Device, p: &Array, rows: usize) -> Result<()> {
-    if p.device() != device {
-        return Err(device_error(format!(
-            "p is on {} but a on {device}: move it with to(p, {device})",
-            p.device()
-        )));
-    }
+    on_device(p, device)?;
     if p.ndim() != 1 {
         return Err(value_error("p must be 1-dimensional"));
     }
@@ -594,6 +598,7 @@ pub fn permutation_of(src: &mut Source, n: i64) -> Result<Array> {
 
 /// NumPy's `permutation(x)`: a copy of `x` with its rows (first axis) in a random order.
 pub fn permutation(src: &mut Source, x: &Array) -> Result<Array> {
+    on_device(x, src.device)?;
     super::reduce::normalize_axis(0, x.ndim())?;
     let order = permutation_indices(src, x.shape()[0])?;
     super::index::take(x, &order, Some(0))

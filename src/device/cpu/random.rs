@@ -304,7 +304,12 @@ mod tests {
             rng.fill_uniform_f64(&mut u);
             rng.fill_normal_f32(&mut n);
             rng.fill_randint(&mut k, 0, 1000).unwrap();
-            (u, n, k)
+            let lam: Vec<f64> = (0..300_001).map(|i| (i % 50) as f64).collect();
+            let (mut counts, mut trials) = (vec![0i64; 300_001], vec![0i64; 300_001]);
+            rng.fill_poisson(&mut counts, Param::Each(&lam));
+            let p: Vec<f64> = lam.iter().map(|l| l / 50.0).collect();
+            rng.fill_binomial(&mut trials, Param::All(40), Param::Each(&p));
+            (u, n, k, counts, trials)
         };
         let one_thread = rayon::ThreadPoolBuilder::new()
             .num_threads(1)
@@ -388,6 +393,32 @@ mod tests {
         let negative = x.iter().filter(|&&v| v < 0).count() as f64 / x.len() as f64;
         assert!((negative - 0.5).abs() < 0.005, "{negative}");
         assert!(x.iter().all(|&v| v != i64::MAX));
+    }
+
+    #[test]
+    fn permutations_and_closed_ranges() {
+        let mut rng = Rng::from_seed(8);
+        let identity: Vec<i64> = (0..1000).collect();
+        let mut order = rng.permutation(1000);
+        assert_ne!(order, identity);
+        order.sort_unstable();
+        assert_eq!(order, identity);
+
+        // Every i64, both ends included.
+        let mut x = vec![0i64; 100_000];
+        rng.fill_integers(&mut x, Param::All(i64::MIN), Param::All(i64::MAX));
+        let negative = x.iter().filter(|&&v| v < 0).count() as f64 / x.len() as f64;
+        assert!((negative - 0.5).abs() < 0.01, "{negative}");
+
+        // A bound per element: [0, 0] and [10, 12] in turn.
+        let lows: Vec<i64> = (0..100_000)
+            .map(|i| if i % 2 == 0 { 0 } else { 10 })
+            .collect();
+        let highs: Vec<i64> = lows.iter().map(|&l| if l == 0 { 0 } else { 12 }).collect();
+        rng.fill_integers(&mut x, Param::Each(&lows), Param::Each(&highs));
+        assert!(x.iter().step_by(2).all(|&v| v == 0));
+        assert!(x.iter().skip(1).step_by(2).all(|&v| (10..=12).contains(&v)));
+        assert!(x.contains(&12));
     }
 
     #[test]

@@ -161,7 +161,7 @@ pub fn namespace_builtins() -> Vec<Builtin> {
             "random.shuffle",
             ["x"],
             "Puts the rows (first axis) of the array x in a random order, in place, on its device.",
-            "random.shuffle(x)",
+            "x = arange(5); random.shuffle(x)",
             |i, a| {
                 let Value::Array(x) = a.required(0) else {
                     return Err(type_error(format!(
