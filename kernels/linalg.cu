@@ -140,20 +140,11 @@ __device__ void unpack_eigenvectors(const C *w, const R *vr, C *out, i64 n, i64 
 
 // flag[0] = 1 when every one of the count eigenvalues is real, else 0 (one block).
 template <typename C>
-__device__ void all_real(const C *w, i64 count, int *flag) {
-    int complex = 0;
-    for (i64 k = threadIdx.x; k < count; k += blockDim.x) complex |= w[k].im != 0;
-    complex = __syncthreads_or(complex);
-    if (threadIdx.x == 0) flag[0] = !complex;
-}
 
 #define EIG_REAL(C, R, SUFFIX)                                                                     \
     extern "C" __global__ void unpack_eigenvectors_##SUFFIX(const C *w, const R *vr, C *out,       \
                                                             i64 n, i64 batch) {                    \
         unpack_eigenvectors<C, R>(w, vr, out, n, batch);                                           \
-    }                                                                                              \
-    extern "C" __global__ void all_real_##SUFFIX(const C *w, i64 count, int *flag) {               \
-        all_real<C>(w, count, flag);                                                               \
     }
 EIG_REAL(c64, float, f32)
 EIG_REAL(c128, double, f64)

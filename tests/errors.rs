@@ -447,7 +447,7 @@ const CASES: &[Case] = &[
     case(Type, "linalg.inv(astype(eye(2), f16))", 1, 1, &["float16 is unsupported in linalg"]),
     case(Value, "linalg.qr(eye(2), mode=\"full\")", 1, 1, &["Unrecognized mode 'full'"]),
     case(Value, "linalg.norm(eye(2), ord=\"max\")", 1, 1, &["Invalid norm order"]),
-    case(Value, "cross(ones(5), ones(3))", 1, 1, &["incompatible dimensions for cross product"]),
+    case(Value, "cross(ones(5), ones(3))", 1, 1, &["3-dimensional vectors, but they are 5 and 3"]),
     case(Shape, "linalg.solve(eye(2), ones(3))", 1, 1, &["do not match"]),
     case(Type, "linalg.matrix_power(eye(2), 0.5)", 1, 1, &["exponent must be an integer"]),
 ];
@@ -545,7 +545,7 @@ const GPU_CASES: &[Case] = &[
     case(ZeroDivision, "x = arange(4, device=gpu) % 0", 1, 5, &["modulo by zero"]),
     case(Index, "x = arange(4, device=gpu)\ny = x[ones(3, device=gpu) > 0]", 2, 5, &["boolean index did not match"]),
     case(Shape, "x = ones([2, 3], device=gpu)\ny = x @ ones([2, 3], device=gpu)", 2, 5, &["not aligned"]),
-    case(Value, "k = elementwise_kernel(\"T x\", \"T z\", \"z = x * q\", \"bad\")\nk(ones(2, device=gpu))", 2, 1, &["does not compile", "line 1 of its code", "\"q\" is undefined", "z = x * q"]),
+    case(Value, "k = elementwise_kernel(\"T x\", \"T z\", \"z = x * q\", \"bad\")\nk(ones(2, device=gpu))", 2, 1, &["elementwise_kernel bad: its CUDA code does not compile"]),
     case(Type, "k = elementwise_kernel(\"T x, T y\", \"T z\", \"z = x + y\")\nk(ones(2, device=gpu))", 2, 1, &["takes 2 inputs"]),
     case(Type, "k = elementwise_kernel(\"T x, T y\", \"T z\", \"z = x + y\")\nk(ones(2, device=gpu), ones(2, dtype=f32, device=gpu))", 2, 1, &["type T is f64", "`y` is f32"]),
     case(Shape, "k = elementwise_kernel(\"T x\", \"T z\", \"z = x\")\nk(ones(2, device=gpu), ones(3, device=gpu))", 2, 1, &["output `z` has shape (3,)", "(2,)"]),

@@ -105,9 +105,13 @@ def eigh(got, a, uplo='L'):
     return first(close(w, ww, tol, 'w', scale(a)), close(h @ v, v * w[..., None, :], tol, 'A V vs V w', scale(a)),
                  orthonormal(v, tol, 'V'))
 
+def always_complex(w, a):
+    """NumPy 2.5's eigvals: complex even when every eigenvalue is real (2.4 gave real ones)."""
+    return np.asarray(w).astype(np.result_type(a.dtype, np.complex64))
+
 def eig(got, a):
     w, v = got
-    ww = np.linalg.eigvals(a)
+    ww = always_complex(np.linalg.eigvals(a), a)
     tol = tolerance(a.dtype) * 10
     if w.dtype != ww.dtype or v.dtype != ww.dtype:
         return 'dtypes %s %s, NumPy %s' % (w.dtype, v.dtype, ww.dtype)
@@ -305,8 +309,8 @@ const CASES: &[(&str, usize, &str)] = &[
     ("linalg.eig(upper)", 2, "eig(got, upper)"),
     ("linalg.eig(genc)", 2, "eig(got, genc)"),
     ("linalg.eig(gens)", 2, "eig(got, gens)"),
-    ("linalg.eigvals(gen)", 0, "sorted_values(got, np.linalg.eigvals(gen))"),
-    ("linalg.eigvals(upper)", 0, "sorted_values(got, np.linalg.eigvals(upper))"),
+    ("linalg.eigvals(gen)", 0, "sorted_values(got, always_complex(np.linalg.eigvals(gen), gen))"),
+    ("linalg.eigvals(upper)", 0, "sorted_values(got, always_complex(np.linalg.eigvals(upper), upper))"),
     ("linalg.eigvals(genc)", 0, "sorted_values(got, np.linalg.eigvals(genc))"),
     // norms
     ("linalg.norm(sq)", 0, "same(got, np.asarray(np.linalg.norm(sq)))"),
@@ -364,9 +368,6 @@ const CASES: &[(&str, usize, &str)] = &[
     ("cross(v3.T, w3.T, axis=0)", 0, "same(got, np.cross(v3.T, w3.T, axis=0))"),
     ("cross(v3, w3.T, axisb=0, axisc=0)", 0, "same(got, np.cross(v3, w3.T, axisb=0, axisc=0))"),
     ("cross([1, 2, 3], [4, 5, 6])", 0, "same(got, np.cross([1, 2, 3], [4, 5, 6]))"),
-    ("cross(v2, w2)", 0, "same(got, np.cross(v2, w2))"),
-    ("cross(v2, w3[:4])", 0, "same(got, np.cross(v2, w3[:4]))"),
-    ("cross(v3[:4], w2)", 0, "same(got, np.cross(v3[:4], w2))"),
     ("diagonal(stack)", 0, "same(got, np.diagonal(stack))"),
     ("diagonal(stack, offset=1, axis1=1, axis2=3)", 0, "same(got, np.diagonal(stack, offset=1, axis1=1, axis2=3))"),
     ("diagonal(tall, -2)", 0, "same(got, np.diagonal(tall, -2))"),
@@ -539,7 +540,8 @@ const ERRORS: &[(&str, &str)] = &[
     ("linalg.norm(ones([2, 2]), ord=3)", "Invalid norm order for matrices."),
     ("linalg.norm(ones(3), ord=\"fro\")", "Invalid norm order 'fro' for vectors"),
     ("linalg.norm(ones([2, 2, 2]), ord=1)", "Improper number of dimensions to norm."),
-    ("cross(ones(4), ones(4))", "incompatible dimensions for cross product"),
+    ("cross(ones(4), ones(4))", "Both input arrays must be (arrays of) 3-dimensional vectors, but they are 4 and 4"),
+    ("cross(ones(2), ones(3))", "Both input arrays must be (arrays of) 3-dimensional vectors, but they are 2 and 3"),
     ("linalg.multi_dot([ones(2)])", "Expecting at least two arrays."),
     ("linalg.matrix_power(eye(2), 1.5)", "exponent must be an integer"),
     ("linalg.lstsq(ones([3, 2]), ones(4))", "LinAlgError: Incompatible dimensions"),

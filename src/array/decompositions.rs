@@ -382,8 +382,8 @@ pub fn eigh(a: &Array, lower: bool, vectors: bool) -> Result<(Array, Option<Arra
 }
 
 /// `eig(a)`: eigenvalues and with `vectors` right eigenvectors (unit columns) of each square
-/// matrix. Complex, except that a real input whose eigenvalues are all real gets real results,
-/// as NumPy's.
+/// matrix. Always complex, as NumPy 2.5's (earlier versions gave real results for a real input
+/// whose eigenvalues were all real).
 pub fn eig(a: &Array, vectors: bool) -> Result<(Array, Option<Array>)> {
     check_square(a)?;
     let dtype = compute_dtype(&[a.dtype()])?;
@@ -403,18 +403,5 @@ pub fn eig(a: &Array, vectors: bool) -> Result<(Array, Option<Array>)> {
         let (w, v) = on_matrices::<T, _>(&typed(a, dtype)?, |x| decompose::eig(x, vectors))?;
         (Array::from_vec(w, with_tail(&batch, &[n])), v.map(|v| stack_array(&batch, v)))
     });
-    if dtype.is_complex() {
-        return Ok((w, v));
-    }
-    let all_real = match w.dtype() {
-        DType::C64 => w.with_view::<c64, _>(|v| v.iter().all(|z| z.im == 0.0))?,
-        _ => w.with_view::<c128, _>(|v| v.iter().all(|z| z.im == 0.0))?,
-    };
-    if !all_real {
-        return Ok((w, v));
-    }
-    Ok((
-        super::ops::real(&w)?,
-        v.as_ref().map(super::ops::real).transpose()?,
-    ))
+    Ok((w, v))
 }

@@ -553,7 +553,7 @@ pub fn eig(a: &Array, dtype: DType, vectors: bool) -> Result<(Array, Option<Arra
     let (_work, at) = working(a, dtype, true)?;
     let (w, w_at) = empty(&with_tail(&batch, &[n]), complex)?;
     let (vr, vr_at) = empty(&with_tail(&batch, &[if vectors { n } else { 1 }, n]), dtype)?;
-    let status = Status::new(g, count + 1)?;
+    let status = Status::new(g, count)?;
     let (matrices, values) = (
         Strided::new(at, n * n * size),
         Strided::new(w_at, n * complex.size()),
@@ -574,15 +574,6 @@ pub fn eig(a: &Array, dtype: DType, vectors: bool) -> Result<(Array, Option<Arra
         return Ok((w, vectors.then(|| columns(vr))));
     }
     let suffix = kernel_suffix(dtype);
-    let (total, flag) = ((count * n) as i64, status.base() + 4 * count as u64);
-    g.launch(
-        "linalg",
-        &format!("all_real_{suffix}"),
-        count * n,
-        (1, 1, 1),
-        (256, 1, 1),
-        &mut kernel_args![w_at, total, flag],
-    )?;
     let v = if vectors {
         let (v, v_at) = empty(&with_tail(&batch, &[n, n]), complex)?;
         let (n64, c64) = (n as i64, count as i64);
@@ -596,13 +587,6 @@ pub fn eig(a: &Array, dtype: DType, vectors: bool) -> Result<(Array, Option<Arra
     } else {
         None
     };
-    let words = status.read()?;
-    Status::check(&words, count, "Eigenvalues did not converge")?;
-    if words[count] == 1 {
-        return Ok((
-            super::ops::real(&w)?,
-            v.as_ref().map(super::ops::real).transpose()?,
-        ));
-    }
+    status.read_and_check("Eigenvalues did not converge")?;
     Ok((w, v))
 }

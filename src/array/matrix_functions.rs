@@ -305,8 +305,8 @@ fn multiply_in_order(chain: &[Array], split: &[Vec<usize>], i: usize, j: usize) 
     )
 }
 
-/// `cross(a, b, axisa=, axisb=, axisc=)`: cross products of 3-vectors (a 2-vector has z = 0;
-/// two 2-vectors give the z component alone), the other axes broadcast.
+/// `cross(a, b, axisa=, axisb=, axisc=)`: cross products of 3-vectors, the other axes broadcast
+/// (2-vectors are refused, as NumPy 2.5 refuses them).
 pub fn cross(a: &Array, b: &Array, axis_a: i64, axis_b: i64, axis_c: i64) -> Result<Array> {
     let move_last = |x: &Array, axis: i64| -> Result<Array> {
         let d = normalize_axis(axis, x.ndim().max(1))?;
@@ -314,10 +314,10 @@ pub fn cross(a: &Array, b: &Array, axis_a: i64, axis_b: i64, axis_c: i64) -> Res
     };
     let (a, b) = (move_last(a, axis_a)?, move_last(b, axis_b)?);
     let (la, lb) = (a.shape()[a.ndim() - 1], b.shape()[b.ndim() - 1]);
-    if !matches!(la, 2 | 3) || !matches!(lb, 2 | 3) {
-        return Err(value_error(
-            "incompatible dimensions for cross product\n(dimension must be 2 or 3)",
-        ));
+    if la != 3 || lb != 3 {
+        return Err(value_error(format!(
+            "Both input arrays must be (arrays of) 3-dimensional vectors, but they are {la} and {lb} dimensional instead."
+        )));
     }
     let part = |x: &Array, i: i64| -> Result<Array> {
         let mut index = vec![
@@ -332,24 +332,9 @@ pub fn cross(a: &Array, b: &Array, axis_a: i64, axis_b: i64, axis_c: i64) -> Res
         Ok(x.with_layout(x.layout().index(&index)?))
     };
     let term = |x: &Array, i, y: &Array, j| binary(Op::Multiply, &part(x, i)?, &part(y, j)?);
+    let x = binary(Op::Subtract, &term(&a, 1, &b, 2)?, &term(&a, 2, &b, 1)?)?;
+    let y = binary(Op::Subtract, &term(&a, 2, &b, 0)?, &term(&a, 0, &b, 2)?)?;
     let z = binary(Op::Subtract, &term(&a, 0, &b, 1)?, &term(&a, 1, &b, 0)?)?;
-    if la == 2 && lb == 2 {
-        return Ok(z);
-    }
-    let (x, y) = match (la, lb) {
-        (3, 3) => (
-            binary(Op::Subtract, &term(&a, 1, &b, 2)?, &term(&a, 2, &b, 1)?)?,
-            binary(Op::Subtract, &term(&a, 2, &b, 0)?, &term(&a, 0, &b, 2)?)?,
-        ),
-        (2, _) => (
-            term(&a, 1, &b, 2)?,
-            unary(Op::Negative, &term(&a, 0, &b, 2)?)?,
-        ),
-        _ => (
-            unary(Op::Negative, &term(&a, 2, &b, 1)?)?,
-            term(&a, 2, &b, 0)?,
-        ),
-    };
     let shape = crate::base::layout::broadcast_shapes(x.shape(), z.shape())?;
     let parts: Vec<Array> = [x, y, z]
         .iter()

@@ -3,11 +3,11 @@
 //! work as plans (`crate::plan`), which the devices run.
 
 pub mod contract;
+pub mod decompositions;
 pub mod fft;
 pub mod format;
-pub mod gpu_fft;
-pub mod decompositions;
 pub mod gpu_decompositions;
+pub mod gpu_fft;
 pub mod gpu_sort;
 pub mod histogram;
 pub mod index;

@@ -105,6 +105,24 @@ impl Types {
         Ok(())
     }
 
+    /// Placeholders that no array bound take the type of a host scalar given for them (Python's
+    /// int as i64, float as f64); a scalar for a bound placeholder is converted to it.
+    fn bind_scalars<'a>(
+        &mut self,
+        what: &str,
+        pairs: impl Iterator<Item = (&'a Param, &'a Argument)>,
+    ) -> Result<()> {
+        for (param, arg) in pairs {
+            if let (Argument::Scalar(s), ParamType::Placeholder(name)) = (arg, &param.ty) {
+                let dtype = scalar_dtype(*s)?;
+                if self.get(name).is_none() {
+                    self.bind(what, param, dtype)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn of(&self, what: &str, param: &Param) -> Result<DType> {
         match &param.ty {
             ParamType::Fixed(d) => Ok(*d),
@@ -279,11 +297,7 @@ impl ElementwiseKernel {
         if !any_array {
             gpu()?;
         }
-        for (param, arg) in params.iter().zip(args) {
-            if let Argument::Scalar(s) = arg {
-                types.bind(&what, param, scalar_dtype(*s)?)?;
-            }
-        }
+        types.bind_scalars(&what, params.iter().copied().zip(args))?;
         let shape = match (shape, size) {
             (Some(s), None) => s,
             (None, Some(n)) => vec![n],
@@ -429,11 +443,7 @@ impl ReductionKernel {
         if !any_array {
             return Err(value_error(format!("{what}: give at least one gpu array")));
         }
-        for (param, arg) in self.inputs.iter().zip(args) {
-            if let Argument::Scalar(s) = arg {
-                types.bind(&what, param, scalar_dtype(*s)?)?;
-            }
-        }
+        types.bind_scalars(&what, self.inputs.iter().zip(args))?;
         let out_dtype = types.of(&what, &self.output)?;
         let reduce_type = match &self.reduce_type {
             None => out_dtype,

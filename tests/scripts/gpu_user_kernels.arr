@@ -46,3 +46,6 @@ z = axpy(x, y, 2.0)
 s = sumsq(big)
 twice(1, 32, [v, 5])
 :time off
+# The last statement fails: NVRTC's error, at the call, points into the user's code.
+bad = elementwise_kernel("T x", "T z", "z = x * q", "bad")
+bad(x)

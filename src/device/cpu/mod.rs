@@ -3,8 +3,8 @@
 //! rest with ndarray and rayon.
 
 pub mod conv;
-pub mod fft;
 pub mod decompose;
+pub mod fft;
 pub mod linalg;
 pub mod npy;
 pub mod random;

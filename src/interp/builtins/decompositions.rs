@@ -46,7 +46,7 @@ pub fn builtins() -> Vec<Builtin> {
         builtin!(
             "linalg.eig",
             ["a"],
-            "(eigenvalues, eigenvectors) of each square matrix: a @ v[:, i] = w[i] * v[:, i], unit columns; complex unless a is real with real eigenvalues only.",
+            "(eigenvalues, eigenvectors) of each square matrix: a @ v[:, i] = w[i] * v[:, i], unit columns; always complex, as NumPy 2.5's.",
             "linalg.eig([[2.0, 0.0], [0.0, 3.0]])",
             |i, a| {
                 let (w, v) = dec::eig(&array_arg(i, a.required(0))?, true)?;
@@ -67,7 +67,7 @@ pub fn builtins() -> Vec<Builtin> {
         builtin!(
             "linalg.eigvals",
             ["a"],
-            "The eigenvalues of each square matrix (complex unless all are real for a real a).",
+            "The eigenvalues of each square matrix, always complex as NumPy 2.5's.",
             "linalg.eigvals([[0.0, 1.0], [-1.0, 0.0]])",
             |i, a| Ok(Value::array(dec::eig(&array_arg(i, a.required(0))?, false)?.0))
         ),

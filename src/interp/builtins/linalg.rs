@@ -121,7 +121,7 @@ pub fn builtins() -> Vec<Builtin> {
         builtin!(
             "cross",
             ["a", "b", "axisa=", "axisb=", "axisc=", "axis="],
-            "Cross products of 3-vectors along the last axis (or axisa of a, axisb of b, the result's along axisc; axis= sets all three), the other axes broadcast; a 2-vector has z = 0, two 2-vectors give the z component.",
+            "Cross products of 3-vectors along the last axis (or axisa of a, axisb of b, the result's along axisc; axis= sets all three), the other axes broadcast (2-vectors are refused, as NumPy 2.5 refuses them).",
             "cross([1, 0, 0], [0, 1, 0])",
             |i, a| {
                 let (x, y) = two_arrays(i, &a)?;
