@@ -138,9 +138,6 @@ __device__ void unpack_eigenvectors(const C *w, const R *vr, C *out, i64 n, i64 
     }
 }
 
-// flag[0] = 1 when every one of the count eigenvalues is real, else 0 (one block).
-template <typename C>
-
 #define EIG_REAL(C, R, SUFFIX)                                                                     \
     extern "C" __global__ void unpack_eigenvectors_##SUFFIX(const C *w, const R *vr, C *out,       \
                                                             i64 n, i64 batch) {                    \

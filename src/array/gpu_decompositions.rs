@@ -542,10 +542,8 @@ pub fn eigh(a: &Array, dtype: DType, lower: bool, vectors: bool) -> Result<(Arra
     Ok((w, Some(v)))
 }
 
-/// `eig`: `geev` of each matrix copied column-major. For a real dtype the eigenvectors come in
-/// LAPACK's packing, unpacked by a kernel, and one more kernel finds whether every eigenvalue is
-/// real; that flag is read back with the status words, and when it is set the results are real,
-/// as NumPy's.
+/// `eig`: `geev` of each matrix copied column-major; complex results, as NumPy 2.5's. For a real
+/// dtype the eigenvectors come in LAPACK's packing, unpacked by a kernel.
 pub fn eig(a: &Array, dtype: DType, vectors: bool) -> Result<(Array, Option<Array>)> {
     let g = gpu()?;
     let (batch, count, n, _) = stack_of(a);

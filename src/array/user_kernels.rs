@@ -242,27 +242,25 @@ fn compile_error(
     let source_lines: Vec<&str> = generated.source.lines().collect();
     let prefix = format!("{name}.cu(");
     let mut text = format!("{what}: its CUDA code does not compile:");
-    for line in log.lines().filter(|l| !l.trim().is_empty()) {
+    // NVRTC's errors are `NAME.cu(LINE): error: …`, each followed by the code and a caret.
+    for line in log.lines() {
         let located = line.strip_prefix(&prefix).and_then(|rest| {
-            let (number, message) = rest.split_once("):")?;
+            let (number, message) = rest.split_once("): ")?;
             Some((number.parse::<usize>().ok()?, message.trim()))
         });
-        match located {
-            Some((number, message)) => {
-                let code = source_lines.get(number - 1).map_or("", |l| l.trim());
-                let user_line = number
-                    .checked_sub(generated.operation_line)
-                    .filter(|&k| k < user_lines)
-                    .map(|k| k + 1);
-                let place = match user_line {
-                    Some(k) => format!("line {k} of its code"),
-                    None => format!("line {number} of the generated source"),
-                };
-                text.push_str(&format!("\n  {place}: {message}\n      {code}"));
-            }
-            None if line.contains("compilation") => {}
-            None => text.push_str(&format!("\n  {}", line.trim())),
-        }
+        let Some((number, message)) = located.filter(|(_, m)| m.starts_with("error")) else {
+            continue;
+        };
+        let code = source_lines.get(number - 1).map_or("", |l| l.trim());
+        let user_line = number
+            .checked_sub(generated.operation_line)
+            .filter(|&k| k < user_lines)
+            .map(|k| k + 1);
+        let place = match user_line {
+            Some(k) => format!("line {k} of its code"),
+            None => format!("line {number} of the generated source"),
+        };
+        text.push_str(&format!("\n  {place}: {message}\n      {code}"));
     }
     value_error(text)
 }
@@ -282,17 +280,27 @@ impl ElementwiseKernel {
         let mut types = Types::default();
         let mut shape: Option<Vec<usize>> = None;
         let mut any_array = false;
-        for (param, arg) in params.iter().zip(args) {
+        for (k, (param, arg)) in params.iter().zip(args).enumerate() {
             if let Some(a) = gpu_array(&what, arg)? {
                 any_array = true;
                 types.bind(&what, param, a.dtype())?;
-                if !param.raw {
+                // The inputs broadcast together; a given output must have their shape.
+                if !param.raw && k < n_in {
                     shape = Some(broadcast_shapes(
                         shape.as_deref().unwrap_or(&[]),
                         a.shape(),
                     )?);
                 }
             }
+        }
+        if shape.is_none() {
+            let outputs = self.outputs.iter().zip(args.iter().skip(n_in));
+            shape = outputs
+                .filter(|(p, _)| !p.raw)
+                .find_map(|(_, arg)| match arg {
+                    Argument::Array(a) => Some(a.shape().to_vec()),
+                    Argument::Scalar(_) => None,
+                });
         }
         if !any_array {
             gpu()?;

@@ -300,7 +300,7 @@ impl ElementwiseCall<'_> {
             self.name,
             signature.join(", ")
         );
-        text.push_str("    const arrsh_indexer _ind = {n};\n");
+        text.push_str("    const arrsh_indexer _ind = {n};\n    (void)_ind;\n");
         text.push_str("    const long long arrsh_stride = (long long)blockDim.x * gridDim.x;\n");
         text.push_str(
             "    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += arrsh_stride) {\n",
@@ -431,7 +431,11 @@ impl ReductionCall<'_> {
         signature.extend((0..dims).map(|d| format!("long long d{d}")));
         let mut loads = Vec::new();
         for (param, bound) in self.inputs {
-            signature.push(declare(&param.name, bound, false, dims, &what)?);
+            // A reduction reaches every element through its strides.
+            signature.push(match bound {
+                Bound::Element(a) => strided_declaration(&param.name, a, dims, &what)?,
+                _ => declare(&param.name, bound, false, dims, &what)?,
+            });
             if let Bound::Element(a) = bound {
                 let ty = c_type(a.dtype, &what)?;
                 let at = strided_place(&param.name, dims);
@@ -461,7 +465,7 @@ impl ReductionCall<'_> {
             self.name,
             signature.join(", ")
         );
-        text.push_str("    const arrsh_indexer _ind = {rows * length};\n");
+        text.push_str("    const arrsh_indexer _ind = {rows * length};\n    (void)_ind;\n");
         text.push_str(
             "    for (long long job = blockIdx.x; job < rows * parts; job += gridDim.x) {\n",
         );
@@ -570,6 +574,18 @@ impl ReductionCall<'_> {
         }
         Ok(())
     }
+}
+
+/// An input read through its strides, whatever its layout.
+fn strided_declaration(name: &str, a: &ArrayArg, dims: usize, what: &str) -> Result<String> {
+    let mut text = format!(
+        "const {}* __restrict__ arrsh_{name}",
+        c_type(a.buffer.dtype(), what)?
+    );
+    for d in 0..dims {
+        let _ = write!(text, ", long long arrsh_{name}_s{d}");
+    }
+    Ok(text)
 }
 
 /// An element of input `name` at coordinates `k0 …` (its strides are parameters).
@@ -726,7 +742,10 @@ mod tests {
         assert!(generated.source.contains("arrsh_x[i]"));
         compiles("mix", &generated.source);
         let out = Buffer::alloc(Device::Cpu, 4, DType::F64).unwrap();
-        let reduce_inputs = vec![(params[0].clone(), element(DType::F64, column))];
+        let reduce_inputs = vec![
+            (params[0].clone(), element(DType::F64, column)),
+            (params[1].clone(), element(DType::F64, flat)),
+        ];
         let reduction = ReductionCall {
             name: "l2",
             map: "x * x",

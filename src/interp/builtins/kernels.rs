@@ -22,7 +22,7 @@ pub fn builtins() -> Vec<Builtin> {
             "k = elementwise_kernel(\"T x, T y\", \"T z\", \"z = x * y + 1\", \"axpy1\")",
             |_, a| {
                 let what = "elementwise_kernel";
-                let name = name_arg(&a, 3, "elementwise_kernel")?;
+                let name = name_arg(&a, 3, "kernel")?;
                 Ok(kernel_value(UserKernel::Elementwise(ElementwiseKernel {
                     inputs: parse_params(&text_arg(a.required(0), what, "in_params")?, what)?,
                     outputs: outputs(&text_arg(a.required(1), what, "out_params")?, what)?,
