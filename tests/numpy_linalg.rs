@@ -374,6 +374,8 @@ const CASES: &[(&str, usize, &str)] = &[
     ("linalg.diagonal(stack)", 0, "same(got, np.linalg.diagonal(stack))"),
     ("linalg.diagonal(wide, offset=1)", 0, "same(got, np.linalg.diagonal(wide, offset=1))"),
     ("linalg.diagonal(rects, offset=-1)", 0, "same(got, np.linalg.diagonal(rects, offset=-1))"),
+    ("linalg.trace(stack)", 0, "same(got, np.linalg.trace(stack))"),
+    ("linalg.trace(rects, offset=1)", 0, "same(got, np.linalg.trace(rects, offset=1))"),
     // pinv, matrix_rank, cond
     ("linalg.pinv(tall)", 0, "same(got, np.linalg.pinv(tall))"),
     ("linalg.pinv(wide)", 0, "same(got, np.linalg.pinv(wide))"),

@@ -35,7 +35,7 @@ twice(1, 32, [v, 5])
 print(v)
 scale = raw_kernel("extern \"C\" __global__ void scale(float* x, int n, float s) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= s; }", "scale")
 u = ones(4, dtype=f32)
-scale([1], [4], [u, array(4, dtype=i32), array(0.5, dtype=f32)])
+scale([1], [4], [u, array(4, dtype=i32, device=cpu), array(0.5, dtype=f32, device=cpu)])
 print(u)
 # A fused arr function against the same snippet.
 norm = fuse(fn(x, y) { return sqrt(x * x + y * y) })

@@ -44,6 +44,22 @@ pub fn builtins() -> Vec<Builtin> {
             }
         ),
         builtin!(
+            "linalg.trace",
+            ["x", "offset=", "dtype="],
+            "The sum along diagonal `offset` of each matrix of the last two axes (the standard's trace; the main namespace's takes axes 0 and 1).",
+            "linalg.trace(stack([eye(2), ones([2, 2])]))",
+            |i, a| {
+                let x = array_arg(i, a.required(0))?;
+                let offset = a.get(1).map(|v| count_arg(v, "offset")).transpose()?.unwrap_or(0);
+                let sum = crate::array::contract::trace(&x, offset, -2, -1)?;
+                let sum = match super::optional_dtype(&a, 2)? {
+                    Some(d) => sum.astype(d)?,
+                    None => sum,
+                };
+                super::reduced(sum, true)
+            }
+        ),
+        builtin!(
             "linalg.eig",
             ["a"],
             "(eigenvalues, eigenvectors) of each square matrix: a @ v[:, i] = w[i] * v[:, i], unit columns; always complex, as NumPy 2.5's.",

@@ -70,7 +70,7 @@ pub fn builtins() -> Vec<Builtin> {
         builtin!(
             "raw_kernel",
             ["code", "name"],
-            "A whole CUDA C kernel, as CuPy's RawKernel: k(grid, block, [args...], shared_mem=) launches `extern \"C\" __global__ void NAME(...)` with gpu arrays as pointers, ints as long long, floats as double, bools as bool, 0-d cpu arrays (array(3, dtype=i32)) as their dtype.",
+            "A whole CUDA C kernel, as CuPy's RawKernel: k(grid, block, [args...], shared_mem=) launches `extern \"C\" __global__ void NAME(...)` with gpu arrays as pointers, ints as long long, floats as double, bools as bool, 0-d cpu arrays (array(3, dtype=i32, device=cpu)) as their dtype (a 0-d gpu array is a pointer, as in CuPy).",
             "k = raw_kernel(\"extern \\\"C\\\" __global__ void twice(double* x, long long n) { long long i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 2; }\", \"twice\")",
             |_, a| {
                 let what = "raw_kernel";

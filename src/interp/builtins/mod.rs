@@ -272,7 +272,6 @@ pub static NAMESPACES: [Namespace; 3] = [
             "matmul",
             "outer",
             "tensordot",
-            "trace",
             "vecdot",
             "matrix_transpose",
             "cross",
