@@ -51,7 +51,7 @@ print("--- the same with :fuse off: three passes and two temporaries, as NumPy a
 :fuse off
 unfused = best(fn() { return (x - y) * (x - y) })
 :fuse on
-print("cpu: fused", ms(fused), "· unfused", ms(unfused))
+print(str(x.device) + ": fused", ms(fused), "· unfused", ms(unfused))
 # fuse(f) runs f's elementwise work as one kernel even with :fuse off (CuPy's cupy.fuse).
 squared_diff_arr = fuse(fn(a, b) { return (a - b) * (a - b) })
 :fuse off
