@@ -332,17 +332,16 @@ impl ElementwiseCall<'_> {
         args.extend(collapsed.dims.iter().map(|&d| Value::Long(d as i64)));
         let mut layout_of = collapsed.layouts.iter();
         for (_, bound) in self.inputs.iter().chain(self.outputs) {
-            match bound {
-                Bound::Element(a) => {
-                    let layout = layout_of.next().expect("one layout per element argument");
-                    args.push(Value::Pointer(pointer(&a.buffer, layout.offset)));
-                    if !is_flat(layout) {
-                        args.extend(layout.strides.iter().map(|&s| Value::Long(s as i64)));
-                    }
-                }
-                Bound::Raw(a) => args.push(Value::Pointer(pointer(&a.buffer, a.layout.offset))),
-                Bound::Scalar(s, dtype) => args.push(Value::scalar(*s, *dtype)),
-            }
+            let layout = match bound {
+                Bound::Element(_) => layout_of.next(),
+                _ => None,
+            };
+            push_argument(
+                &mut args,
+                bound,
+                layout,
+                layout.is_some_and(|l| !is_flat(l)),
+            );
         }
         let g = gpu()?;
         let grid = n.div_ceil(BLOCK as usize).min(i32::MAX as usize) as u32;
@@ -404,16 +403,6 @@ impl ReductionCall<'_> {
         let mut key = shape_key(&bound, &strided, self.placeholders);
         key.extend([self.reduce_type as u32, self.output.2 as u32]);
         key
-    }
-
-    fn layouts(&self) -> Vec<Layout> {
-        self.inputs
-            .iter()
-            .filter_map(|(_, b)| match b {
-                Bound::Element(a) => Some(a.layout.clone()),
-                _ => None,
-            })
-            .collect()
     }
 
     /// Both kernels' source: `NAME` (partials, or the result when one block per row) and
@@ -534,17 +523,8 @@ impl ReductionCall<'_> {
             Value::Long(parts as i64),
         ];
         args.extend(self.shape.iter().map(|&d| Value::Long(d as i64)));
-        let mut layout_of = self.layouts().into_iter();
         for (_, bound) in self.inputs {
-            match bound {
-                Bound::Element(a) => {
-                    let layout = layout_of.next().expect("one layout per element argument");
-                    args.push(Value::Pointer(pointer(&a.buffer, layout.offset)));
-                    args.extend(layout.strides.iter().map(|&s| Value::Long(s as i64)));
-                }
-                Bound::Raw(a) => args.push(Value::Pointer(pointer(&a.buffer, a.layout.offset))),
-                Bound::Scalar(s, dtype) => args.push(Value::scalar(*s, *dtype)),
-            }
+            push_argument(&mut args, bound, None, true);
         }
         let out_pointer = pointer(self.output.1, 0);
         args.push(Value::Pointer(partials_pointer));
@@ -573,6 +553,22 @@ impl ReductionCall<'_> {
             )?;
         }
         Ok(())
+    }
+}
+
+/// A bound argument's kernel parameters: an element argument's pointer at `layout` (its own
+/// when none is given) and, with `strides`, its strides; a raw array's pointer; a scalar's bytes.
+fn push_argument(args: &mut Vec<Value>, bound: &Bound, layout: Option<&Layout>, strides: bool) {
+    match bound {
+        Bound::Element(a) => {
+            let layout = layout.unwrap_or(&a.layout);
+            args.push(Value::Pointer(pointer(&a.buffer, layout.offset)));
+            if strides {
+                args.extend(layout.strides.iter().map(|&s| Value::Long(s as i64)));
+            }
+        }
+        Bound::Raw(a) => args.push(Value::Pointer(pointer(&a.buffer, a.layout.offset))),
+        Bound::Scalar(s, dtype) => args.push(Value::scalar(*s, *dtype)),
     }
 }
 
