@@ -166,6 +166,16 @@ pub fn array_str(data: &FormatData) -> String {
     with_view!(data, view => str_text(view))
 }
 
+/// Each element's text in row-major order, formatted as NumPy formats them together (one
+/// precision and notation for all), without the padding that aligns them in a column.
+pub fn element_texts(data: &FormatData) -> Vec<String> {
+    with_view!(data, view => {
+        let all: Vec<_> = view.iter().copied().collect();
+        let format = Printable::element_format(&all, false);
+        all.iter().map(|&x| format.format(x).trim().to_owned()).collect()
+    })
+}
+
 fn repr_body<T: Printable>(view: &ArrayViewD<T>) -> String {
     // NumPy reserves one column for the closing parenthesis.
     array_to_string(view, ", ", REPR_PREFIX.len(), LINE_WIDTH - 1)

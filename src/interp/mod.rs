@@ -5,6 +5,7 @@ pub mod bounded;
 pub mod builtins;
 pub mod commands;
 mod convert;
+pub mod display;
 mod host_ops;
 mod profile;
 #[cfg(test)]
@@ -89,6 +90,8 @@ pub struct Interpreter {
     depth: usize,
     interrupt: Arc<AtomicBool>,
     quit_requested: bool,
+    /// The front end that renders rich output (the Jupyter kernel); none in a terminal.
+    frontend: Option<Box<dyn display::Frontend>>,
 }
 
 /// What an implicit element read of a gpu array does (CUDA.jl's `allowscalar`).
@@ -158,6 +161,7 @@ impl Interpreter {
             depth: 0,
             interrupt: Arc::new(AtomicBool::new(false)),
             quit_requested: false,
+            frontend: None,
         }
     }
 
@@ -196,6 +200,26 @@ impl Interpreter {
         self.flush();
         let _ = self.err.write_all(text.as_bytes());
         let _ = self.err.flush();
+    }
+
+    pub fn set_frontend(&mut self, frontend: Box<dyn display::Frontend>) {
+        self.frontend = Some(frontend);
+    }
+
+    /// Whether a front end renders rich forms (so that making them is worth it).
+    pub fn has_frontend(&self) -> bool {
+        self.frontend.is_some()
+    }
+
+    /// Shows `rich` on the front end, after what was printed before it; without one, its text
+    /// (ended by a newline) goes to stdout, or to stderr for a report.
+    pub fn show(&mut self, why: display::Shown, rich: display::Rich) {
+        self.flush();
+        match (&mut self.frontend, why) {
+            (Some(frontend), _) => frontend.show(why, rich),
+            (None, display::Shown::Report) => self.write_err(&display::line_ended(rich.text)),
+            (None, _) => self.write_out(&display::line_ended(rich.text)),
+        }
     }
 
     fn intern(&mut self, name: &str) -> u32 {
@@ -384,8 +408,16 @@ impl Interpreter {
                 let v = self.eval(e, frame)?;
                 if !matches!(v, Value::None) {
                     let text = v.to_repr().map_err(|er| er.at(stmt.span))?;
-                    self.write_out(&text);
-                    self.write_out("\n");
+                    let html = match self.has_frontend() {
+                        true => display::value_html(&v).map_err(|er| er.at(stmt.span))?,
+                        false => None,
+                    };
+                    let rich = display::Rich {
+                        text,
+                        html,
+                        ..display::Rich::default()
+                    };
+                    self.show(display::Shown::Value, rich);
                 }
                 Ok(())
             }
