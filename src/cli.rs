@@ -8,14 +8,18 @@ use clap::Parser;
 use crate::device::Device;
 use crate::error::Error;
 use crate::interp::Interpreter;
+use crate::kernel::spec::{self, Place};
 
 #[derive(Parser, Debug)]
 #[command(
     name = "arrsh",
     version,
-    about = "An array shell that shows where the time goes, on the cpu and the gpu"
+    about = "An array shell that shows where the time goes, on the cpu and the gpu",
+    args_conflicts_with_subcommands = true
 )]
 pub struct Options {
+    #[command(subcommand)]
+    pub command: Option<Command>,
     /// Script to run (`-` reads the script from stdin). Without one, arrsh is interactive.
     pub file: Option<PathBuf>,
     /// Run this code instead of a file.
@@ -46,15 +50,121 @@ pub struct Options {
     pub scalar: String,
 }
 
-#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DeviceChoice {
     Cpu,
     Gpu,
 }
 
+impl DeviceChoice {
+    fn device(self) -> Device {
+        match self {
+            DeviceChoice::Cpu => Device::Cpu,
+            DeviceChoice::Gpu => Device::Gpu,
+        }
+    }
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum Command {
+    /// arrsh as a Jupyter kernel: `install` or `remove` its kernelspec; with
+    /// `--connection-file`, serve a kernel (what Jupyter starts)
+    Kernel(KernelOptions),
+}
+
+#[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct KernelOptions {
+    #[command(subcommand)]
+    pub action: Option<KernelAction>,
+    /// The connection file Jupyter wrote (the kernelspec passes it).
+    #[arg(long, value_name = "FILE")]
+    pub connection_file: Option<PathBuf>,
+    /// Default device for new arrays.
+    #[arg(long, value_enum, default_value = "cpu")]
+    pub device: DeviceChoice,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum KernelAction {
+    /// Writes the kernelspec (kernel.json and logos) that starts this arrsh.
+    Install {
+        #[command(flatten)]
+        place: PlaceOptions,
+        #[arg(long, default_value = "arrsh")]
+        name: String,
+        /// Default device of the kernel's sessions.
+        #[arg(long, value_enum, default_value = "cpu")]
+        device: DeviceChoice,
+    },
+    /// Removes the kernelspec.
+    Remove {
+        #[command(flatten)]
+        place: PlaceOptions,
+        #[arg(long, default_value = "arrsh")]
+        name: String,
+    },
+}
+
+/// Jupyter's user data directory (`--user`), `DIR/share/jupyter` (`--prefix DIR`), or the
+/// system's.
+#[derive(clap::Args, Debug)]
+pub struct PlaceOptions {
+    #[arg(long, conflicts_with = "prefix")]
+    user: bool,
+    #[arg(long, value_name = "DIR")]
+    prefix: Option<PathBuf>,
+}
+
+impl PlaceOptions {
+    fn place(&self) -> Place {
+        match (&self.prefix, self.user) {
+            (Some(prefix), _) => Place::Prefix(prefix.clone()),
+            (None, true) => Place::User,
+            (None, false) => Place::System,
+        }
+    }
+}
+
+fn run_kernel(options: &KernelOptions) -> i32 {
+    let done = match (&options.action, &options.connection_file) {
+        (
+            Some(KernelAction::Install {
+                place,
+                name,
+                device,
+            }),
+            _,
+        ) => spec::install(&place.place(), name, *device == DeviceChoice::Gpu)
+            .map(|dir| format!("installed the kernelspec `{name}` in {}", dir.display())),
+        (Some(KernelAction::Remove { place, name }), _) => spec::remove(&place.place(), name)
+            .map(|dir| format!("removed the kernelspec `{name}` from {}", dir.display())),
+        (None, Some(file)) => return crate::kernel::serve(file, options.device.device()),
+        (None, None) => {
+            eprintln!(
+                "arrsh kernel: give `--connection-file FILE` (as Jupyter does), or `install` / `remove`"
+            );
+            return 2;
+        }
+    };
+    match done {
+        Ok(text) => {
+            println!("{text}");
+            0
+        }
+        Err(e) => {
+            eprintln!("arrsh kernel: {e}");
+            1
+        }
+    }
+}
+
 /// Exit status: 0 success, 1 an error in the program, 2 bad command-line use (clap's own).
 pub fn run(options: Options) -> i32 {
     crate::interp::builtins::start_clock();
+    if let Some(Command::Kernel(kernel)) = &options.command {
+        return run_kernel(kernel);
+    }
     let color =
         !options.no_color && std::env::var_os("NO_COLOR").is_none() && io::stderr().is_terminal();
     colored::control::set_override(color);
@@ -102,7 +212,7 @@ pub fn run(options: Options) -> i32 {
             .unwrap_or(100);
         interp
             .profile_source(&name, &text, width)
-            .map(|table| interp.write_err(&table))
+            .map(|report| interp.write_err(&report.text))
     } else {
         interp.run_source(&name, &text, false)
     };

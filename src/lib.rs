@@ -9,7 +9,8 @@
 //! | `array`    | NumPy's rules: dtypes and promotion, layouts (views, broadcasting), indexing, reductions, printing |
 //! | `device`   | where elements live and are computed: `cpu` (ndarray + rayon, BLAS-class matmul, .npy, random) and `gpu` (CUDA driver, NVRTC kernels from `kernels/`, cuBLAS, cuRAND) |
 //! | `error`    | errors as values with a source span, rendered once as `file:line:col: error: …` |
-//! | `cli`      | the `arrsh` command line: scripts, `-e`, stdin |
+//! | `cli`      | the `arrsh` command line: scripts, `-e`, stdin, `arrsh kernel` |
+//! | `kernel`   | arrsh as a Jupyter kernel: the channels over ZeroMQ, a cell's outputs as messages, kernelspecs |
 
 pub mod array;
 pub mod base;
@@ -17,6 +18,7 @@ pub mod cli;
 pub mod device;
 pub mod error;
 pub mod interp;
+pub mod kernel;
 pub mod plan;
 pub mod repl;
 pub mod report;

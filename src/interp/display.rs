@@ -100,3 +100,30 @@ pub fn escape(text: &str) -> String {
     }
     out
 }
+
+/// A report's tables as HTML (each table's header and rows), then its closing `note` lines.
+pub fn report_html(tables: &[&comfy_table::Table], note: &str) -> String {
+    let mut html = String::new();
+    for table in tables {
+        html.push_str("<table class=\"arrsh-report\">");
+        if let Some(header) = table.header() {
+            html.push_str("<tr>");
+            for cell in header.cell_iter() {
+                let _ = write!(html, "<th>{}</th>", escape(&cell.content()));
+            }
+            html.push_str("</tr>");
+        }
+        for row in table.row_iter() {
+            html.push_str("<tr>");
+            for cell in row.cell_iter() {
+                let _ = write!(html, "<td>{}</td>", escape(&cell.content()));
+            }
+            html.push_str("</tr>");
+        }
+        html.push_str("</table>");
+    }
+    for line in note.lines().filter(|l| !l.trim().is_empty()) {
+        let _ = write!(html, "<p>{}</p>", escape(line));
+    }
+    html
+}

@@ -33,6 +33,7 @@ use crate::plan::table;
 use crate::syntax::ast::*;
 use crate::syntax::{self, resolve};
 use builtins::Builtin;
+pub use report_commands::help_text;
 use value::{CellRef, Closure, Value};
 
 /// Deep recursion in user programs needs more stack than a main thread has: the interpreter
@@ -435,7 +436,7 @@ impl Interpreter {
     }
 
     /// Runs a script with the per-line profiler on and returns its report.
-    pub fn profile_source(&mut self, name: &str, text: &str, width: u16) -> Result<String> {
+    pub fn profile_source(&mut self, name: &str, text: &str, width: u16) -> Result<display::Rich> {
         let program = self.compile(name, text)?;
         self.profiler = Some(profile::Profiler::default());
         let result = self.run_program(&program, false);

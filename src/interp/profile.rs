@@ -8,6 +8,7 @@ use std::time::Instant;
 /// The table fits an 80-column terminal: long source lines are cut to one row with `…`.
 pub const MAX_WIDTH: u16 = 80;
 
+use super::display::{self, Rich};
 use crate::error::SourceMap;
 use crate::report;
 use crate::stats::{self, Counters};
@@ -80,7 +81,8 @@ impl Profiler {
     }
 
     /// The per-line table and, under it, a hint naming the costliest line and why.
-    pub fn report(&self, sources: &SourceMap, width: u16) -> String {
+    /// The report as text (a table as wide as `width`), and as HTML for a front end.
+    pub fn report(&self, sources: &SourceMap, width: u16) -> Rich {
         let run: f64 = self.lines.values().map(|c| c.seconds).sum();
         let header = [
             "line", "hits", "time", "share", "H→D", "D→H", "kernels", "source",
@@ -125,10 +127,8 @@ impl Profiler {
             row[columns] = cut(&row[columns], room);
             table.add_row(row);
         }
-        let mut out = format!(
-            "per-line profile (the device is synchronized after each statement, so time lands on the line that caused it)\n{table}\ntotal {}\n",
-            report::seconds(run)
-        );
+        let heading = "per-line profile (the device is synchronized after each statement, so time lands on the line that caused it)";
+        let mut out = format!("total {}\n", report::seconds(run));
         for (&(_, line), cost) in &self.lines {
             if let Some(fused) = fused_lines(sources, line, cost) {
                 let operations = match cost.operations {
@@ -148,7 +148,14 @@ impl Profiler {
             out.push_str(&hint);
             out.push('\n');
         }
-        out
+        Rich {
+            text: format!("{heading}\n{table}\n{out}"),
+            html: Some(format!(
+                "<p>{heading}</p>{}",
+                display::report_html(&[&table], &out)
+            )),
+            ..Rich::default()
+        }
     }
 
     fn hint(&self, sources: &SourceMap, run: f64) -> Option<String> {

@@ -8,6 +8,7 @@ use crate::error::{command_error, Result};
 use crate::report;
 use crate::stats;
 
+use super::display::{self, Rich, Shown};
 use super::value::Value;
 use super::{builtins, commands, Interpreter, ScalarMode};
 
@@ -38,14 +39,8 @@ pub fn help(interp: &mut Interpreter, name: &str) -> Result<()> {
             namespaces.join(" "),
             builtins::CONSTANTS.join(" ")
         )
-    } else if let Some(ns) = builtins::Namespace::find(name) {
-        ns.help()
-    } else if let Some(b) = builtins::find(name) {
-        b.help()
-    } else if let Some(c) = commands::find(name) {
-        format!(":{} {}\n  {}\n", c.name, c.args, c.help)
-    } else if let Some(v) = builtins::lookup_value(name) {
-        format!("{name}: a {} value\n", v.kind())
+    } else if let Some(text) = help_text(name) {
+        text
     } else {
         return Err(command_error(format!(
             "no built-in or command named `{name}`"
@@ -53,6 +48,20 @@ pub fn help(interp: &mut Interpreter, name: &str) -> Result<()> {
     };
     interp.write_err(&text);
     Ok(())
+}
+
+/// What `:help NAME` says of a namespace, built-in, command (`:time` or `time`) or named value.
+pub fn help_text(name: &str) -> Option<String> {
+    let name = name.trim_start_matches(':');
+    if let Some(ns) = builtins::Namespace::find(name) {
+        Some(ns.help())
+    } else if let Some(b) = builtins::find(name) {
+        Some(b.help())
+    } else if let Some(c) = commands::find(name) {
+        Some(format!(":{} {}\n  {}\n", c.name, c.args, c.help))
+    } else {
+        builtins::lookup_value(name).map(|v| format!("{name}: a {} value\n", v.kind()))
+    }
 }
 
 pub fn time(interp: &mut Interpreter, args: &str) -> Result<()> {
@@ -153,8 +162,23 @@ pub fn vars(interp: &mut Interpreter) -> Result<()> {
             bytes,
         ]);
     }
-    interp.write_err(&format!("{table}\n"));
+    report_tables(interp, &[&table], "");
     Ok(())
+}
+
+/// A report of tables (and a closing note) on stderr, or as HTML tables on a front end.
+pub(super) fn report_tables(interp: &mut Interpreter, tables: &[&comfy_table::Table], note: &str) {
+    let mut text: String = tables.iter().map(|t| format!("{t}\n")).collect();
+    text.push_str(note);
+    let html = Some(display::report_html(tables, note));
+    interp.show(
+        Shown::Report,
+        Rich {
+            text,
+            html,
+            ..Rich::default()
+        },
+    );
 }
 
 fn cpu_model() -> String {
@@ -198,14 +222,14 @@ pub fn devices(interp: &mut Interpreter) -> Result<()> {
         crate::base::human_bytes(totals.d2h_bytes as f64),
         report::seconds(totals.d2h_seconds),
     ]);
-    let text = format!(
-        "{table}\n{moved}\nkernels {} · allocations {} ({}) · synchronizations {}\n",
+    let note = format!(
+        "kernels {} · allocations {} ({}) · synchronizations {}\n",
         totals.kernels,
         totals.allocations,
         crate::base::human_bytes(totals.allocated_bytes as f64),
         totals.syncs
     );
-    interp.write_err(&text);
+    report_tables(interp, &[&table, &moved], &note);
     Ok(())
 }
 
@@ -290,7 +314,7 @@ pub fn profile(interp: &mut Interpreter, path: &str) -> Result<()> {
     }
     let text = super::read_script(path)?;
     let report = interp.profile_source(path, &text, width().min(100))?;
-    interp.write_err(&report);
+    interp.show(Shown::Report, report);
     Ok(())
 }
 

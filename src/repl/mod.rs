@@ -3,7 +3,7 @@
 //! a failed input leaves every variable as it was.
 
 mod editor;
-mod helper;
+pub(crate) mod helper;
 mod tokens;
 
 use std::io::{self, BufRead, IsTerminal};
