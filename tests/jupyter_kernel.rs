@@ -15,19 +15,19 @@ fn arrsh(args: &[&str], data_dir: &Path) -> Output {
         .expect("arrsh runs")
 }
 
-/// True when `jupyter_client` can be imported; otherwise says so and returns false, unless
+/// True when `jupyter_client` and `nbclient` can be imported; otherwise says so and returns false, unless
 /// `ARRSH_REQUIRE_JUPYTER` is set (CI sets it): then its absence fails the test.
 fn jupyter_client_or_skip() -> bool {
     let present = Command::new("python3")
-        .args(["-c", "import jupyter_client"])
+        .args(["-c", "import jupyter_client, nbclient"])
         .output()
         .is_ok_and(|o| o.status.success());
     if !present {
         assert!(
             std::env::var_os("ARRSH_REQUIRE_JUPYTER").is_none(),
-            "jupyter_client is not installed and ARRSH_REQUIRE_JUPYTER is set"
+            "jupyter_client or nbclient is not installed and ARRSH_REQUIRE_JUPYTER is set"
         );
-        println!("skipped: jupyter_client not installed");
+        println!("skipped: jupyter_client or nbclient not installed");
     }
     present
 }
@@ -71,6 +71,33 @@ fn a_jupyter_client_drives_the_kernel() {
     );
     assert!(removed.status.success(), "{removed:?}");
     assert!(!data.join("kernels/arrsh-test").exists());
+}
+
+/// CI runs every notebook in `notebooks/` on the cpu, small sizes, and fails on any error output.
+#[test]
+fn every_notebook_runs_without_errors() {
+    if !jupyter_client_or_skip() {
+        return;
+    }
+    let dir = common::work_dir("jupyter", "notebooks");
+    let data = dir.join("data");
+    let installed = arrsh(&["kernel", "install", "--user", "--name", "arrsh-notebooks"], &data);
+    assert!(installed.status.success(), "{installed:?}");
+    let runner = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/jupyter/run_notebooks.py");
+    let out = Command::new("python3")
+        .arg(&runner)
+        .args(["arrsh-notebooks", "ci"])
+        .env("JUPYTER_DATA_DIR", &data)
+        .env("JUPYTER_RUNTIME_DIR", dir.join("runtime"))
+        .output()
+        .expect("python3 runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    println!("{stdout}");
+    assert!(
+        out.status.success(),
+        "a notebook failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
