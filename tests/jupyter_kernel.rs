@@ -81,7 +81,10 @@ fn every_notebook_runs_without_errors() {
     }
     let dir = common::work_dir("jupyter", "notebooks");
     let data = dir.join("data");
-    let installed = arrsh(&["kernel", "install", "--user", "--name", "arrsh-notebooks"], &data);
+    let installed = arrsh(
+        &["kernel", "install", "--user", "--name", "arrsh-notebooks"],
+        &data,
+    );
     assert!(installed.status.success(), "{installed:?}");
     let runner = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/jupyter/run_notebooks.py");
     let out = Command::new("python3")

@@ -247,7 +247,7 @@ mod tests {
         let no_kernel = Array2::<f64>::zeros((0, 3));
         assert_eq!(
             conv2d(image.view(), no_kernel.view()),
-            Array2::zeros((5, 4))
+            Array2::<f64>::zeros((5, 4))
         );
         let no_image = Array2::<f64>::zeros((0, 7));
         let kernel = Array2::<f64>::ones((3, 3));

@@ -883,7 +883,10 @@ mod tests {
     fn empty_and_mismatched_shapes() {
         let a = Array2::<f64>::zeros((3, 0));
         let b = Array2::<f64>::zeros((0, 4));
-        assert_eq!(matmul(a.view(), b.view()).unwrap(), Array2::zeros((3, 4)));
+        assert_eq!(
+            matmul(a.view(), b.view()).unwrap(),
+            Array2::<f64>::zeros((3, 4))
+        );
         let c = Array2::<f64>::zeros((0, 5));
         let d = Array2::<f64>::zeros((5, 2));
         assert_eq!(matmul(c.view(), d.view()).unwrap().dim(), (0, 2));
