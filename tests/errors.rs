@@ -530,6 +530,10 @@ const NO_CRASH: &[&str] = &[
     "print(full([2, 0], 7), zeros_like(zeros([0, 4])))",
     "print(str(zeros([0, 3])), [zeros([2, 0])])",
     "save(\"e.npy\", zeros([0, 3])); print(load(\"e.npy\").shape)",
+    "plot(ones([3, 0])); plot(ones([0, 3]), file=\"e.svg\"); plot([]); bar([]); hist([], file=\"e.png\")",
+    "plot([-1e308, 1e308], file=\"big.svg\"); plot([1e300, 1e300]); plot([5e-324, 1.7e308], logy=true, file=\"l.png\")",
+    "imshow(ones([1, 100000]), file=\"wide.png\"); imshow(ones([100000, 1]), file=\"tall.svg\"); imshow([[nan, inf]])",
+    "scatter([nan, inf, -inf], [1, 2, 3], logx=true, logy=true, file=\"s.png\"); plot([0, -1], logy=true)",
 ];
 
 /// Errors where no gpu is usable (CI): anything that needs the gpu says why, cleanly.

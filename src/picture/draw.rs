@@ -49,7 +49,7 @@ pub fn svg(chart: &Chart) -> Result<String> {
     )
     .map_err(failed)?;
     if let Marks::Image(image) = &chart.marks {
-        let (width, height) = (area.0.len(), area.1.len());
+        let (width, height) = (area.0.len().max(1), area.1.len().max(1));
         let embedded = match image.width > width || image.height > height {
             true => encode(&resampled(image, width, height))?,
             false => encode(image)?,
@@ -82,17 +82,15 @@ pub fn png(chart: &Chart) -> Result<Vec<u8>> {
         let (left, top) = (area.0.start.max(0) as usize, area.1.start.max(0) as usize);
         let w = area.0.len().min(width.saturating_sub(left));
         let h = area.1.len().min(height.saturating_sub(top));
-        let scaled = resampled(image, w, h);
-        for (row, pixels) in scaled.rgb.chunks(3 * w).enumerate() {
-            let start = 3 * ((top + row) * width + left);
-            rgb[start..start + pixels.len()].copy_from_slice(pixels);
+        if w > 0 && h > 0 {
+            let scaled = resampled(image, w, h);
+            for (row, pixels) in scaled.rgb.chunks(3 * w).enumerate() {
+                let start = 3 * ((top + row) * width + left);
+                rgb[start..start + pixels.len()].copy_from_slice(pixels);
+            }
         }
     }
-    encode(&Image {
-        width,
-        height,
-        rgb,
-    })
+    encode(&Image { width, height, rgb })
 }
 
 fn failed(e: Box<dyn Error>) -> crate::error::Error {
@@ -124,8 +122,11 @@ fn image_margins(chart: &Chart, frame: &Frame) -> Result<Margins> {
     .map_err(failed)?;
     let (w, h) = (xs.len() as f64, ys.len() as f64);
     let scale = (w / image.width as f64).min(h / image.height as f64);
-    let spare_x = (w - image.width as f64 * scale).max(0.0) as u32;
-    let spare_y = (h - image.height as f64 * scale).max(0.0) as u32;
+    // At least one pixel of each side stays (an image a pixel high and thousands wide).
+    let spare =
+        |room: f64, used: f64| ((room - used).max(0.0) as u32).min((room as u32).saturating_sub(1));
+    let spare_x = spare(w, image.width as f64 * scale);
+    let spare_y = spare(h, image.height as f64 * scale);
     Ok(Margins {
         left: spare_x / 2,
         right: spare_x - spare_x / 2,
@@ -206,8 +207,11 @@ where
                 let labelled = s.label.is_some() && runs.iter().any(|r| !r.is_empty());
                 legend |= labelled;
                 if *lines {
-                    let line = |points: Vec<(f64, f64)>| PathElement::new(points, color.stroke_width(2));
-                    let drawn = plot.draw_series(runs.iter().filter(|r| r.len() > 1).map(|r| line(r.clone())))?;
+                    let line =
+                        |points: Vec<(f64, f64)>| PathElement::new(points, color.stroke_width(2));
+                    let drawn = plot.draw_series(
+                        runs.iter().filter(|r| r.len() > 1).map(|r| line(r.clone())),
+                    )?;
                     if labelled {
                         drawn.label(label.clone()).legend(move |(x, y)| {
                             PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
@@ -215,7 +219,11 @@ where
                     }
                 }
                 if *points {
-                    let drawn = plot.draw_series(runs.iter().flatten().map(|&p| Circle::new(p, 3, color.filled())))?;
+                    let drawn = plot.draw_series(
+                        runs.iter()
+                            .flatten()
+                            .map(|&p| Circle::new(p, 3, color.filled())),
+                    )?;
                     if labelled && !*lines {
                         drawn
                             .label(label)
@@ -234,7 +242,10 @@ where
         }
         Marks::Bins { edges, counts } => {
             let bar = |(i, &count): (usize, &f64)| {
-                Rectangle::new([(edges[i], 0.0), (edges[i + 1], count)], PALETTE[0].filled())
+                Rectangle::new(
+                    [(edges[i], 0.0), (edges[i + 1], count)],
+                    PALETTE[0].filled(),
+                )
             };
             plot.draw_series(counts.iter().enumerate().map(bar))?;
         }
@@ -319,10 +330,12 @@ impl Frame {
 }
 
 fn extremes(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
-    values.filter(|v| v.is_finite()).fold(None, |range, v| match range {
-        None => Some((v, v)),
-        Some((lo, hi)) => Some((v.min(lo), v.max(hi))),
-    })
+    values
+        .filter(|v| v.is_finite())
+        .fold(None, |range, v| match range {
+            None => Some((v, v)),
+            Some((lo, hi)) => Some((v.min(lo), v.max(hi))),
+        })
 }
 
 /// A linear map of positions to pixels with the ticks chosen here (plotters' own scales
@@ -384,7 +397,8 @@ impl Scale {
             (low, high) = (low.min(0.0), high.max(0.0));
         }
         if low == high {
-            (low, high) = (low - 0.5, high + 0.5);
+            let half = (0.05 * low.abs()).max(0.5);
+            (low, high) = (low - half, high + half);
         }
         let pad = 0.05 * (high - low);
         match cover {
@@ -399,9 +413,14 @@ impl Scale {
             Cover::Pixels => nice_step((high - low) / 6.0).max(1.0),
             _ => nice_step((high - low) / 6.0),
         };
-        let ticks = ((low / step).ceil() as i64..=(high / step).floor() as i64)
-            .map(|k| k as f64 * step)
-            .collect();
+        // About six ticks; none where the range is beyond what f64 steps can count.
+        let ticks = match (high - low) / step {
+            count if count.is_finite() && count < (4 * TICKS) as f64 => ((low / step).ceil() as i64
+                ..=(high / step).floor() as i64)
+                .map(|k| k as f64 * step)
+                .collect(),
+            _ => Vec::new(),
+        };
         let decimals = (1e-4..1e5)
             .contains(&step)
             .then(|| (-step.log10().floor()).max(0.0) as usize);

@@ -42,9 +42,14 @@ pub enum Marks {
         points: bool,
     },
     /// A histogram: `counts[i]` over `[edges[i], edges[i + 1])`.
-    Bins { edges: Vec<f64>, counts: Vec<f64> },
+    Bins {
+        edges: Vec<f64>,
+        counts: Vec<f64>,
+    },
     /// One bar per category of the x axis.
-    Bars { heights: Vec<f64> },
+    Bars {
+        heights: Vec<f64>,
+    },
     Image(Image),
 }
 
@@ -198,7 +203,7 @@ mod tests {
         assert_eq!(number(0.0), "0");
         assert_eq!(number(-0.0), "0");
         assert_eq!(number(0.5), "0.5");
-        assert_eq!(number(6.283185), "6.28");
+        assert_eq!(number(4.5678), "4.57");
         assert_eq!(number(1200.0), "1200");
         assert_eq!(number(-3.0), "-3");
         assert_eq!(number(1.5e-5), "1.5e-05");
@@ -209,7 +214,10 @@ mod tests {
     #[test]
     fn formats_come_from_the_extension() {
         assert_eq!(Format::of_path(Path::new("a.svg")).ok(), Some(Format::Svg));
-        assert_eq!(Format::of_path(Path::new("dir/A.PNG")).ok(), Some(Format::Png));
+        assert_eq!(
+            Format::of_path(Path::new("dir/A.PNG")).ok(),
+            Some(Format::Png)
+        );
         let e = Format::of_path(Path::new("a.jpg")).unwrap_err();
         assert!(e.message.contains(".svg or .png"), "{}", e.message);
         assert!(Format::of_path(Path::new("svg")).is_err());

@@ -128,8 +128,9 @@ fn xy(chart: &Chart, series: &[Series], joined: bool) -> String {
     };
     let column = |x: f64| match &chart.x.categories {
         Some(_) => x as usize * CATEGORY + CATEGORY / 2,
-        None => (((x - x_low) / (x_high - x_low).max(1e-300)) * (COLUMNS - 1) as f64).round()
-            as usize,
+        None => {
+            (((x - x_low) / (x_high - x_low).max(1e-300)) * (COLUMNS - 1) as f64).round() as usize
+        }
     };
     let mut grid = vec![vec![' '; width]; ROWS];
     for (points, &mark) in positions.iter().zip(&marks) {
@@ -159,9 +160,7 @@ fn xy(chart: &Chart, series: &[Series], joined: bool) -> String {
     }
     let top = chart.y.text(unposition(&chart.y, high));
     let bottom = chart.y.text(unposition(&chart.y, low));
-    let label_width = LABELS
-        .max(top.chars().count())
-        .max(bottom.chars().count());
+    let label_width = LABELS.max(top.chars().count()).max(bottom.chars().count());
     for (k, line) in grid.iter().enumerate().rev() {
         let label = match k {
             k if k == ROWS - 1 => top.as_str(),
@@ -222,10 +221,7 @@ fn bars(title: Option<&str>, names: Vec<String>, heights: &[f64]) -> String {
         if eighths % 8 > 0 {
             bar.push(EIGHTHS[eighths % 8]);
         }
-        out.push_str(&format!(
-            "{name:>name_width$} │{bar} {}\n",
-            number(height)
-        ));
+        out.push_str(&format!("{name:>name_width$} │{bar} {}\n", number(height)));
     }
     out
 }
@@ -312,8 +308,9 @@ mod tests {
         let text = chart(&c);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "rise");
-        assert_eq!(lines[1], "        7 │                                                               *");
-        assert_eq!(lines[8], "        0 │*");
+        // Each of the 8 levels holds the columns whose value rounds to it.
+        assert_eq!(lines[1], format!("        7 │{}*****", " ".repeat(59)));
+        assert_eq!(lines[8], "        0 │*****");
         assert_eq!(lines.len(), 11);
         assert!(lines[10].trim_start().starts_with('0') && lines[10].ends_with('1'));
         // Every column has its mark.
@@ -348,7 +345,11 @@ mod tests {
         };
         assert_eq!(
             chart(&c),
-            format!("[0, 0.5) │{} 4\n[0.5, 1] │{} 1\n", "█".repeat(40), "█".repeat(10))
+            format!(
+                "[0, 0.5) │{} 4\n[0.5, 1] │{} 1\n",
+                "█".repeat(40),
+                "█".repeat(10)
+            )
         );
     }
 

@@ -277,7 +277,12 @@ fn columns(x: Option<&Array>, y: &Array) -> Result<Vec<Series>> {
         let k = if columns == 1 { 0 } else { k };
         (0..rows).map(|r| values[r * columns + k]).collect()
     };
-    Ok((0..x_columns.max(y_columns))
+    // No series at all when either has no columns.
+    let series = match x_columns.min(y_columns) {
+        0 => 0,
+        _ => x_columns.max(y_columns),
+    };
+    Ok((0..series)
         .map(|k| Series {
             label: None,
             x: column(&x_values, x_columns, k),
