@@ -87,3 +87,8 @@ if has_gpu {
     print("cpu: conv2d", fmt(cpu_filter), "per filter")
     print("gpu half skipped: no usable gpu (see :device)")
 }
+
+# What the filter does, on a corner of the image: before and after. imshow draws a text picture in
+# a terminal (and an image in a notebook; file="corner.png" saves one).
+imshow(image_host[:16, :48], title="a corner of the image")
+imshow(cpu_result[:16, :48], title="the same corner after the 3×3 blur")

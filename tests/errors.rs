@@ -425,6 +425,26 @@ const CASES: &[Case] = &[
     case(Type, "cumulative_sum(ones([2, 2]), include_initial=true)", 1, 1, &["axis="]),
     case(Type, "std([1, 2], ddof=1, correction=1)", 1, 1, &["ddof and correction"]),
     case(Type, "argmax(ones([2, 2]), axis=[0, 1])", 1, 1, &["must be an integer"]),
+    // ---- pictures: matplotlib's errors at the call; file= takes .svg or .png ----
+    case(Value, "plot(ones([2, 2, 2]))", 1, 1, &["no greater than 2D", "(2,) and (2, 2, 2)"]),
+    case(Value, "x = 1\nplot([1, 2, 3], [1, 2])", 2, 1, &["same first dimension", "(3,) and (2,)"]),
+    case(Value, "plot(ones([3, 2]), ones([3, 3]))", 1, 1, &["x has 2 columns but y has 3 columns"]),
+    case(Value, "plot([1, 2], [[1, 2], [3, 4]], label=[\"a\"])", 1, 1, &["found 1 for 2 datasets"]),
+    case(Value, "scatter([1, 2], [1, 2, 3])", 1, 1, &["x and y must be the same size"]),
+    case(Value, "y = 2; hist([1, 2], bins=0)", 1, 8, &["`bins` must be positive"]),
+    case(Value, "plot([1, 2], file=\"out.jpg\")", 1, 1, &[".svg or .png", "out.jpg"]),
+    case(Value, "hist([1, 2], file=\"out\")", 1, 1, &[".svg or .png", "'out'"]),
+    case(Value, "imshow(ones([2, 2, 5]))", 1, 1, &["Invalid shape (2, 2, 5) for image data"]),
+    case(Value, "imshow(ones([0, 3]))", 1, 1, &["at least one pixel", "(0, 3)"]),
+    case(Value, "bar(ones([2, 2]))", 1, 1, &["1-d array of heights", "(2, 2)"]),
+    case(Value, "bar([1, 2], labels=[\"a\"])", 1, 1, &["2 heights but 1 labels"]),
+    case(Type, "plot([1j, 2])", 1, 1, &["cannot draw c128 values"]),
+    case(Type, "bar([1, 2], labels=\"ab\")", 1, 1, &["labels must be a list"]),
+    case(Io, "plot([1, 2], file=\"no/such/dir/a.svg\")", 1, 1, &["cannot save", "no/such/dir/a.svg"]),
+    case(Value, ":sweep for n in [1, 2] { x = ones(n) } file=\"a.jpg\"", 1, 1, &[".svg or .png", "a.jpg"]),
+    case(Command, ":sweep for n in [1, 2] { x = ones(n) } fil=\"a.svg\"", 1, 1, &["takes only file=", "fil="]),
+    case(Command, ":sweep for n in [1, 2] { x = ones(n) } file=3", 1, 1, &["file= must be a str"]),
+    case(Name, ":sweep for n in [1, 2] { x = ones(n) } file=nowhere", 1, 45, &["name `nowhere` is not defined"]),
     // ---- user kernels (made anywhere; run on the gpu only) ----
     case(Value, "k = elementwise_kernel(\"T x, T\", \"T z\", \"z = x\")", 1, 5, &["`T` is not a parameter", "TYPE NAME"]),
     case(Value, "k = elementwise_kernel(\"T x, T x\", \"T z\", \"z = x\")", 1, 5, &["`x` is declared twice"]),
@@ -510,6 +530,10 @@ const NO_CRASH: &[&str] = &[
     "print(full([2, 0], 7), zeros_like(zeros([0, 4])))",
     "print(str(zeros([0, 3])), [zeros([2, 0])])",
     "save(\"e.npy\", zeros([0, 3])); print(load(\"e.npy\").shape)",
+    "plot(ones([3, 0])); plot(ones([0, 3]), file=\"e.svg\"); plot([]); bar([]); hist([], file=\"e.png\")",
+    "plot([-1e308, 1e308], file=\"big.svg\"); plot([1e300, 1e300]); plot([5e-324, 1.7e308], logy=true, file=\"l.png\")",
+    "imshow(ones([1, 100000]), file=\"wide.png\"); imshow(ones([100000, 1]), file=\"tall.svg\"); imshow([[nan, inf]])",
+    "scatter([nan, inf, -inf], [1, 2, 3], logx=true, logy=true, file=\"s.png\"); plot([0, -1], logy=true)",
 ];
 
 /// Errors where no gpu is usable (CI): anything that needs the gpu says why, cleanly.

@@ -107,8 +107,8 @@ static COMMANDS: &[Command] = &[
     },
     Command {
         name: "sweep",
-        args: "for n in SIZES { BODY }",
-        help: "runs BODY for each n on cpu and on gpu, timed as :bench does: a table, the crossover size and a chart",
+        args: "for n in SIZES { BODY } [file=PATH]",
+        help: "runs BODY for each n on cpu and on gpu, timed as :bench does: a table, the crossover size and a chart (file=\"NAME.svg\" or .png also saves the chart)",
         takes_path: false,
         run: |i, a| super::sweep::sweep(i, a).map(done),
     },

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use super::value::Value;
 use crate::array::format::{self, Formattable};
 use crate::error::Result;
+use crate::picture::{self, Chart};
 use crate::with_dtype;
 
 /// One thing to show, in every form its maker could give; `text` is always there.
@@ -49,6 +50,20 @@ pub fn line_ended(mut text: String) -> String {
         text.push('\n');
     }
     text
+}
+
+/// What shows a chart: `text` (a text chart, or a report that holds one) and, when a front end
+/// renders pictures, the chart as SVG and PNG (only then are they drawn).
+pub fn with_pictures(text: String, chart: Option<&Chart>, frontend: bool) -> Result<Rich> {
+    match (chart, frontend) {
+        (Some(chart), true) => Ok(Rich {
+            text,
+            svg: Some(picture::svg(chart)?),
+            png: Some(picture::png(chart)?),
+            html: None,
+        }),
+        _ => Ok(Rich::text(text)),
+    }
 }
 
 /// The largest 2-d array shown as an HTML table; larger ones are shown as text only.

@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 
 use crate::device::{self, Device};
 use crate::error::{command_error, Result};
+use crate::picture::{self, Axis, Chart, Marks};
 use crate::report;
 use crate::stats;
 
@@ -236,6 +237,8 @@ pub fn devices(interp: &mut Interpreter) -> Result<()> {
 /// Longest a `:bench` measures (after its warm-up), and the most runs it makes.
 const BENCH_BUDGET: Duration = Duration::from_secs(1);
 const BENCH_MAX_RUNS: usize = 10_000;
+/// Bins of `:bench`'s histogram.
+const HISTOGRAM_BINS: usize = 20;
 
 pub fn bench(interp: &mut Interpreter, statement: &str) -> Result<()> {
     if statement.is_empty() {
@@ -259,7 +262,7 @@ pub fn bench(interp: &mut Interpreter, statement: &str) -> Result<()> {
         report::seconds(s.mean),
         report::seconds(s.sd),
         report::seconds(s.max),
-        report::histogram(&samples, 20),
+        picture::text::histogram_line(&samples, HISTOGRAM_BINS),
         report::seconds(s.min),
         report::seconds(s.max),
         per_run(counters.h2d_count),
@@ -276,8 +279,33 @@ pub fn bench(interp: &mut Interpreter, statement: &str) -> Result<()> {
             s.max / s.min
         ));
     }
-    interp.write_err(&text);
+    let chart = interp
+        .has_frontend()
+        .then(|| bench_chart(statement, &samples));
+    let rich = display::with_pictures(text, chart.as_ref(), interp.has_frontend())?;
+    interp.show(Shown::Report, rich);
     Ok(())
+}
+
+/// `:bench`'s histogram as a picture (for a front end): how many runs took each time.
+fn bench_chart(statement: &str, samples: &[f64]) -> Chart {
+    let (edges, counts) = picture::equal_bins(samples, HISTOGRAM_BINS);
+    Chart {
+        title: Some(format!(":bench {statement}")),
+        x: Axis {
+            name: Some("time of a run".to_string()),
+            format: Some(report::seconds),
+            ..Axis::default()
+        },
+        y: Axis {
+            name: Some("runs".to_string()),
+            ..Axis::default()
+        },
+        marks: Marks::Bins {
+            edges,
+            counts: counts.into_iter().map(|c| c as f64).collect(),
+        },
+    }
 }
 
 /// Runs `program` once to warm up, then again until `budget` is spent (at least 3 runs, at most

@@ -1,14 +1,18 @@
 //! `:sweep for n in SIZES { BODY }`: BODY timed (as `:bench` times) for each n on the cpu and on
-//! the gpu, with the default device switched; a table, the crossover size and a log-log chart.
+//! the gpu, with the default device switched; a table, the crossover size and a log-log chart
+//! (`file=PATH` after the body saves it as SVG or PNG).
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::device::{gpu, Device};
 use crate::error::{command_error, Result};
+use crate::picture::{self, Axis, Chart, Marks, Series};
 use crate::report;
 
+use super::display::{self, Rich, Shown};
 use super::report_commands::{sample_runs, width};
 use super::value::Value;
 use super::Interpreter;
@@ -22,8 +26,8 @@ struct Row {
     gpu: Option<f64>,
 }
 
-/// Splits `for NAME in SIZES { BODY }` into its three parts.
-fn parse(args: &str) -> Option<(&str, &str, &str)> {
+/// Splits `for NAME in SIZES { BODY } REST` into its four parts (REST may be empty).
+fn parse(args: &str) -> Option<(&str, &str, &str, &str)> {
     let rest = args.trim().strip_prefix("for")?;
     if !rest.starts_with(char::is_whitespace) {
         return None;
@@ -42,9 +46,59 @@ fn parse(args: &str) -> Option<(&str, &str, &str)> {
         }
         None
     })?;
-    let body = rest[open + 1..].trim_end().strip_suffix('}')?;
+    let close = closing_brace(rest, open)?;
+    let body = &rest[open + 1..close];
     let sizes = rest[..open].trim();
-    (!name.is_empty() && !sizes.is_empty()).then_some((name, sizes, body))
+    let after = rest[close + 1..].trim();
+    (!name.is_empty() && !sizes.is_empty()).then_some((name, sizes, body, after))
+}
+
+/// Where the `}` that closes the `{` at `open` is (braces inside strings aside).
+fn closing_brace(text: &str, open: usize) -> Option<usize> {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for (i, c) in text[open..].char_indices() {
+        match (in_string, c) {
+            (true, _) if escaped => escaped = false,
+            (true, '\\') => escaped = true,
+            (_, '"') => in_string = !in_string,
+            (false, '{') => depth += 1,
+            (false, '}') => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(open + i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `file=PATH` after the body: where the chart is saved, its format checked before the sweep.
+fn file_of(interp: &mut Interpreter, args: &str, after: &str) -> Result<Option<PathBuf>> {
+    if after.is_empty() {
+        return Ok(None);
+    }
+    let expression = after
+        .strip_prefix("file")
+        .map(str::trim_start)
+        .and_then(|e| e.strip_prefix('='))
+        .ok_or_else(|| {
+            command_error(format!(
+                ":sweep takes only file=\"NAME.svg\" (or .png) after its body, not `{after}`"
+            ))
+        })?;
+    let path = match interp.evaluate_fragment(args, expression.trim())? {
+        Value::Str(s) => PathBuf::from(&*s),
+        other => {
+            return Err(command_error(format!(
+                ":sweep's file= must be a str, not {}",
+                other.a_kind()
+            )))
+        }
+    };
+    picture::Format::of_path(&path)?;
+    Ok(Some(path))
 }
 
 fn sizes_of(value: &Value) -> Result<Vec<i64>> {
@@ -76,11 +130,12 @@ fn sizes_of(value: &Value) -> Result<Vec<i64>> {
 }
 
 pub fn sweep(interp: &mut Interpreter, args: &str) -> Result<()> {
-    let (name, sizes, body) = parse(args).ok_or_else(|| {
+    let (name, sizes, body, after) = parse(args).ok_or_else(|| {
         command_error(
             ":sweep needs `for n in SIZES { BODY }`, e.g. :sweep for n in [1e3, 1e5, 1e7] { x = ones(n); y = x * 5 + 1 }",
         )
     })?;
+    let file = file_of(interp, args, after)?;
     let sizes = sizes_of(&interp.evaluate_fragment(args, sizes)?)?;
     let program = interp.compile_fragment(args, body)?;
     let gpu_reason = gpu::availability().err().map(|e| e.message.clone());
@@ -121,8 +176,8 @@ pub fn sweep(interp: &mut Interpreter, args: &str) -> Result<()> {
     let rows = measured?;
     let crossover = crossover(&rows);
     interp.crossover = crossover.or(interp.crossover);
-    let mut text = format!("{}\n", table(name, &rows));
-    text.push_str(&match (&gpu_reason, crossover, rows.last()) {
+    let table = table(name, &rows);
+    let verdict = match (&gpu_reason, crossover, rows.last()) {
         (Some(reason), _, _) => format!("cpu only: {reason}\n"),
         (None, Some(n), _) if rows.first().is_some_and(|r| r.n == n) => {
             "the gpu is faster at every size tried\n".to_string()
@@ -131,9 +186,42 @@ pub fn sweep(interp: &mut Interpreter, args: &str) -> Result<()> {
         (None, None, _) => {
             "the cpu is faster at every size tried (or the gpu never stays ahead)\n".to_string()
         }
-    });
-    text.push_str(&chart(name, &rows));
-    interp.write_err(&text);
+    };
+    let chart = chart(name, &rows);
+    // A text chart needs two sizes and a time to draw.
+    let drawn = rows.len() >= 2
+        && rows
+            .iter()
+            .any(|r| r.cpu > 0.0 || r.gpu.is_some_and(|g| g > 0.0));
+    if let Some(path) = file {
+        picture::save(&chart, &path)?;
+    }
+    let chart_text = match drawn {
+        true => picture::text::chart(&chart),
+        false => String::new(),
+    };
+    if interp.has_frontend() {
+        // Two outputs: a front end shows a bundle's richest form only, and both should be seen.
+        let html = Some(display::report_html(&[&table], &verdict));
+        let text = format!("{table}\n{verdict}");
+        interp.show(
+            Shown::Report,
+            Rich {
+                text,
+                html,
+                ..Rich::default()
+            },
+        );
+        if drawn {
+            let rich = display::with_pictures(chart_text, Some(&chart), true)?;
+            interp.show(Shown::Report, rich);
+        }
+    } else {
+        interp.show(
+            Shown::Report,
+            Rich::text(format!("{table}\n{verdict}{chart_text}")),
+        );
+    }
     Ok(())
 }
 
@@ -172,56 +260,42 @@ fn table(name: &str, rows: &[Row]) -> comfy_table::Table {
     table
 }
 
-/// Median time against size, both on log scales: `c` the cpu, `g` the gpu, `*` both.
-fn chart(name: &str, rows: &[Row]) -> String {
-    const HEIGHT: usize = 8;
-    const COLUMN: usize = 8;
-    let times: Vec<f64> = rows
+/// Median time against size on a log scale: the sizes evenly spaced (they are usually powers),
+/// a series for each device.
+fn chart(name: &str, rows: &[Row]) -> Chart {
+    let cpu = Series {
+        label: Some("cpu".to_string()),
+        x: (0..rows.len()).map(|i| i as f64).collect(),
+        y: rows.iter().map(|r| r.cpu).collect(),
+    };
+    let (x, y) = rows
         .iter()
-        .flat_map(|r| std::iter::once(r.cpu).chain(r.gpu))
-        .filter(|t| *t > 0.0)
-        .collect();
-    if rows.len() < 2 || times.is_empty() {
-        return String::new();
+        .enumerate()
+        .filter_map(|(i, r)| Some((i as f64, r.gpu?)))
+        .unzip();
+    let gpu = Series {
+        label: Some("gpu".to_string()),
+        x,
+        y,
+    };
+    Chart {
+        title: Some(format!("time (log) against {name} (log)")),
+        x: Axis {
+            name: Some(name.to_string()),
+            ..Axis::categories(rows.iter().map(|r| compact(r.n)).collect())
+        },
+        y: Axis {
+            name: Some("time".to_string()),
+            log: true,
+            format: Some(report::seconds),
+            categories: None,
+        },
+        marks: Marks::Xy {
+            series: vec![cpu, gpu],
+            lines: true,
+            points: true,
+        },
     }
-    let low = times.iter().copied().fold(f64::INFINITY, f64::min).log10();
-    let high = times.iter().copied().fold(0.0, f64::max).log10();
-    let span = (high - low).max(1e-9);
-    let level = |t: f64| (((t.log10() - low) / span) * (HEIGHT - 1) as f64).round() as usize;
-    let mut grid = vec![vec![' '; rows.len() * COLUMN]; HEIGHT];
-    for (i, row) in rows.iter().enumerate() {
-        let x = i * COLUMN + COLUMN / 2;
-        let c = level(row.cpu);
-        grid[c][x] = 'c';
-        if let Some(g) = row.gpu.filter(|g| *g > 0.0) {
-            let g = level(g);
-            grid[g][x] = if g == c { '*' } else { 'g' };
-        }
-    }
-    let label_width = 9;
-    let mut out = format!("time (log) against {name} (log): c cpu, g gpu, * both\n");
-    for (k, line) in grid.iter().enumerate().rev() {
-        let label = match k {
-            k if k == HEIGHT - 1 => report::seconds(10f64.powf(high)),
-            0 => report::seconds(10f64.powf(low)),
-            _ => String::new(),
-        };
-        out.push_str(&format!(
-            "{label:>label_width$} │{}\n",
-            line.iter().collect::<String>().trim_end()
-        ));
-    }
-    out.push_str(&format!(
-        "{} └{}\n",
-        " ".repeat(label_width),
-        "─".repeat(rows.len() * COLUMN)
-    ));
-    let ticks: String = rows
-        .iter()
-        .map(|r| format!("{:^COLUMN$}", compact(r.n)))
-        .collect();
-    out.push_str(&format!("{}  {}\n", " ".repeat(label_width), ticks));
-    out
 }
 
 /// `1000000` as `1e6`, `1048576` as `2^20`, other numbers as they are.
@@ -246,7 +320,11 @@ mod tests {
     fn the_command_splits_into_name_sizes_and_body() {
         assert_eq!(
             parse("for n in [1e3, 1e4] { x = ones(n); y = x * 5 }"),
-            Some(("n", "[1e3, 1e4]", " x = ones(n); y = x * 5 "))
+            Some(("n", "[1e3, 1e4]", " x = ones(n); y = x * 5 ", ""))
+        );
+        assert_eq!(
+            parse("for n in [1] { if n > 0 { x = \"}\" } } file=\"a.svg\""),
+            Some(("n", "[1]", " if n > 0 { x = \"}\" } ", "file=\"a.svg\""))
         );
         assert_eq!(
             parse("for size in sizes { a = rand([size, size]) }").map(|p| p.1),

@@ -1,5 +1,5 @@
 //! Turning measurements into text: durations and byte counts with automatic units, the `:time`
-//! line, `:bench` summaries, and tables fitted to the terminal.
+//! line, `:bench` summaries, and tables fitted to the terminal (charts are `picture`'s).
 
 use comfy_table::presets::UTF8_FULL_CONDENSED;
 use comfy_table::{ContentArrangement, Table};
@@ -151,35 +151,6 @@ pub fn table(header: &[&str]) -> Table {
     table
 }
 
-/// A one-line histogram of `samples` in eight heights.
-pub fn histogram(samples: &[f64], bins: usize) -> String {
-    const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
-    let (lo, hi) = samples
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
-            (lo.min(x), hi.max(x))
-        });
-    if samples.is_empty() || hi <= lo {
-        return BARS[7].to_string();
-    }
-    let mut counts = vec![0usize; bins];
-    for &x in samples {
-        let bin = (((x - lo) / (hi - lo)) * bins as f64) as usize;
-        counts[bin.min(bins - 1)] += 1;
-    }
-    let most = counts.iter().copied().max().unwrap_or(1).max(1);
-    counts
-        .iter()
-        .map(|&c| {
-            if c == 0 {
-                ' '
-            } else {
-                BARS[((c * 7) / most).min(7)]
-            }
-        })
-        .collect()
-}
-
 /// The summary statistics `:bench` prints.
 pub struct Summary {
     pub min: f64,
@@ -285,9 +256,8 @@ mod tests {
     }
 
     #[test]
-    fn summaries_and_histograms() {
+    fn summaries() {
         let s = summarize(&[3.0, 1.0, 2.0, 4.0]);
         assert_eq!((s.min, s.median, s.mean, s.max), (1.0, 2.5, 2.5, 4.0));
-        assert_eq!(histogram(&[1.0, 1.0, 1.0, 2.0], 2), "█▃");
     }
 }

@@ -270,7 +270,7 @@ fn assert(_: &mut Interpreter, args: Args) -> Result<Value> {
     Err(Error::new(ErrorKind::Assertion, message))
 }
 
-fn path_arg(v: &Value) -> Result<std::path::PathBuf> {
+pub(super) fn path_arg(v: &Value) -> Result<std::path::PathBuf> {
     match v {
         Value::Str(s) => Ok(std::path::PathBuf::from(&**s)),
         other => Err(type_error(format!(

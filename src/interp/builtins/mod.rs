@@ -1,9 +1,10 @@
 //! The built-in functions: one table (name, parameters, doc, example, implementation) assembled
 //! from the files of each area — `creation`, `math` (the elementwise functions, one per row of
 //! the plan's table of operations, plus NumPy's composites), `statistics`, `shapes`, `linalg`,
-//! `host` (printing, conversions, devices, time, files) — that feeds calls, `:help`, completion
+//! `host` (printing, conversions, devices, time, files), `charts` (pictures) — that feeds calls, `:help`, completion
 //! and the generated reference.
 
+mod charts;
 mod creation;
 mod decompositions;
 mod dtypes;
@@ -204,7 +205,7 @@ pub fn bind(
 
 /// Every built-in, by area.
 static BUILTINS: LazyLock<Vec<Builtin>> = LazyLock::new(|| {
-    let areas: [(&str, Vec<Builtin>); 19] = [
+    let areas: [(&str, Vec<Builtin>); 20] = [
         ("creation", creation::builtins()),
         ("random sampling", random::builtins()),
         ("data types", dtypes::builtins()),
@@ -223,6 +224,7 @@ static BUILTINS: LazyLock<Vec<Builtin>> = LazyLock::new(|| {
         ("linear algebra", linalg::builtins()),
         ("devices and time", host::device_builtins()),
         ("host", host::builtins()),
+        ("pictures", charts::builtins()),
         ("user kernels", kernels::builtins()),
         ("linalg", decompositions::builtins()),
         ("fft", fourier::builtins()),

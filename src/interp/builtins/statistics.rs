@@ -589,7 +589,7 @@ fn nan_statistic(
     reduced(result, axes.is_none() && !keepdims)
 }
 
-fn bins_arg(interp: &mut Interpreter, args: &Args) -> Result<histogram::Bins> {
+pub(super) fn bins_arg(interp: &mut Interpreter, args: &Args) -> Result<histogram::Bins> {
     let range = match args.get(2) {
         None => None,
         Some(r) => {
