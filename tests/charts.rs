@@ -444,7 +444,7 @@ fn a_front_end_is_shown_bench_and_sweep_charts_as_pictures_too() {
     // :bench's histogram; :sweep's table (HTML) and then its chart.
     assert_eq!(reports.len(), 3, "{shown:?}");
     assert!(
-        reports[0].text.contains("runs on cpu"),
+        reports[0].text.contains("new arrays on cpu"),
         "{}",
         reports[0].text
     );

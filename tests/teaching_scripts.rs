@@ -340,6 +340,10 @@ fn masking_keeps_integers_and_hides_times_and_floats() {
         mask_line("│ 51   ┆ 475  ┆ 183 µs  ┆ 29.2% ┆ ███▌  │"),
         "│ 51 ┆ 475 ┆ <t> ┆ <f>% ┆ <bar> │"
     );
+    assert_eq!(
+        mask_line("hint: 92% of the time went to 100 device→host copies"),
+        "hint: <f>% of the time went to 100 device→host copies"
+    );
     assert_eq!(mask_line("└────┴──────┘"), "└─┴─┘");
     assert_eq!(
         mask_line("cpu only: no gpu: libcuda.so not found"),
@@ -416,7 +420,8 @@ fn mask_line(line: &str) -> String {
         if let Some(after_unit) = unit_end(&chars, end) {
             out.push_str("<t>");
             i = after_unit;
-        } else if fractional {
+        } else if fractional || chars.get(end) == Some(&'%') {
+            // A whole percentage is a share of measured time, as noisy as the time.
             out.push_str("<f>");
             i = end;
         } else {

@@ -255,7 +255,7 @@ pub fn bench(interp: &mut Interpreter, statement: &str) -> Result<()> {
     let runs = samples.len() as u64;
     let per_run = |n: u64| n as f64 / runs as f64;
     let mut text = format!(
-        "{runs} runs on {} (after 1 warm-up)\nmin {} · median {} · mean {} ± {} · max {}\n{} ({} … {})\nper run: H→D {} · D→H {} · kernels {}\n",
+        "{runs} runs (after 1 warm-up; new arrays on {})\nmin {} · median {} · mean {} ± {} · max {}\n{} ({} … {})\nper run: H→D {} · D→H {} · kernels {}\n",
         interp.default_device,
         report::seconds(s.min),
         report::seconds(s.median),
