@@ -15,7 +15,7 @@ use jupyter_protocol::{
     CommClose, CommInfoReply, CompleteReply, CompleteRequest, ErrorOutput, ExecuteInput,
     ExecuteReply, ExecuteRequest, ExecutionCount, HistoryReply, InspectReply, InspectRequest,
     IsCompleteReply, IsCompleteRequest, JupyterMessage, JupyterMessageContent, Media, MediaType,
-    ReplyError, ReplyStatus, ShutdownReply, Status,
+    Payload, ReplyError, ReplyStatus, ShutdownReply, Status,
 };
 use rustyline::completion::Completer;
 use rustyline::history::DefaultHistory;
@@ -138,6 +138,11 @@ impl Kernel {
             self.send_reply(content, request);
         }
         outputs::with_outputs(&self.outputs, |o| o.publish(Status::idle()));
+        if self.interp.quit_requested() {
+            // `:quit` in a cell ends the kernel, once its reply has left.
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            std::process::exit(0);
+        }
     }
 
     fn send_reply(&self, content: JupyterMessageContent, request: &JupyterMessage) {
@@ -183,7 +188,12 @@ impl Kernel {
             None if execute.silent => {}
             None => o.finish(count),
         });
+        let payload = match self.interp.quit_requested() {
+            true => vec![Payload::AskExit { keepkernel: false }],
+            false => Vec::new(),
+        };
         ExecuteReply {
+            payload,
             status: if error.is_some() {
                 ReplyStatus::Error
             } else {

@@ -208,5 +208,20 @@ def checks(manager, client):
     manager.shutdown_kernel(now=False)
     check(not manager.is_alive(), "shutdown ends the kernel")
 
+    manager, client, _ = start()
+    try:
+        cell = Cell(client, ":quit")
+        check(cell.reply["payload"] == [{"source": "ask_exit", "keepkernel": False}],
+              ":quit asks the front end to exit", cell.reply)
+        for _ in range(50):
+            if not manager.is_alive():
+                break
+            time.sleep(0.1)
+        check(not manager.is_alive(), ":quit in a cell ends the kernel")
+    finally:
+        if manager.is_alive():
+            manager.shutdown_kernel(now=True)
+        client.stop_channels()
+
 
 main()
