@@ -94,8 +94,10 @@ struct Kernel {
 
 impl Kernel {
     fn answer(&mut self, request: &JupyterMessage) {
+        let quiet =
+            matches!(&request.content, JupyterMessageContent::ExecuteRequest(e) if e.silent);
         outputs::with_outputs(&self.outputs, |o| {
-            o.begin(request);
+            o.begin(request, quiet);
             o.publish(Status::busy());
         });
         let content: Option<JupyterMessageContent> = match &request.content {
@@ -159,7 +161,7 @@ impl Kernel {
         }
         let count = self.execution_count;
         outputs::with_outputs(&self.outputs, |o| {
-            o.publish(ExecuteInput {
+            o.publish_output(ExecuteInput {
                 code: execute.code.clone(),
                 execution_count: count,
             })
@@ -176,17 +178,15 @@ impl Kernel {
             self.interp.restore(snapshot);
             self.error_output(&e)
         });
-        outputs::with_outputs(&self.outputs, |o| match &error {
-            Some(error) => {
-                o.finish(count);
-                o.publish(ErrorOutput {
+        outputs::with_outputs(&self.outputs, |o| {
+            o.finish(count, error.is_some());
+            if let Some(error) = &error {
+                o.publish_output(ErrorOutput {
                     ename: error.ename.clone(),
                     evalue: error.evalue.clone(),
                     traceback: error.traceback.clone(),
                 })
             }
-            None if execute.silent => {}
-            None => o.finish(count),
         });
         let payload = match self.interp.quit_requested() {
             true => vec![Payload::AskExit { keepkernel: false }],

@@ -31,6 +31,8 @@ pub struct Outputs {
     text_is_err: bool,
     /// The latest value a top-level expression gave, while nothing followed it.
     value: Option<Rich>,
+    /// A `silent` execute: it publishes no outputs, only its status.
+    quiet: bool,
     sent_at: Instant,
 }
 
@@ -44,27 +46,41 @@ impl Outputs {
             text: String::new(),
             text_is_err: false,
             value: None,
+            quiet: false,
             sent_at: Instant::now(),
         }))
     }
 
-    /// Outputs from now on belong to `request`.
-    pub fn begin(&mut self, request: &JupyterMessage) {
+    /// Outputs from now on belong to `request`; a `quiet` one's are not published.
+    pub fn begin(&mut self, request: &JupyterMessage, quiet: bool) {
         self.request = Some(request.clone());
         self.value = None;
+        self.quiet = quiet;
     }
 
-    /// Sends what is pending; returns the cell's value as its `execute_result`, if it has one.
-    pub fn finish(&mut self, count: ExecutionCount) {
+    /// Sends what is pending, then the cell's value as its `execute_result` (a failed cell has
+    /// none: a value it showed stays where it was).
+    pub fn finish(&mut self, count: ExecutionCount, failed: bool) {
         self.send_text();
-        if let Some(rich) = self.value.take() {
-            self.publish(ExecuteResult::new(count, media(rich)));
+        if failed {
+            self.settle_value();
+        } else if let Some(rich) = self.value.take() {
+            self.publish_output(ExecuteResult::new(count, media(rich)));
         }
+        self.quiet = false;
     }
 
+    /// A message about the request (its status) even when it is quiet.
     pub fn publish(&mut self, content: impl Into<JupyterMessageContent>) {
         if let Some(request) = &self.request {
             let _ = self.outgoing.send(Outgoing::IoPub(iopub(content, request)));
+        }
+    }
+
+    /// What the request printed or showed.
+    pub fn publish_output(&mut self, content: impl Into<JupyterMessageContent>) {
+        if !self.quiet {
+            self.publish(content);
         }
     }
 
@@ -98,13 +114,13 @@ impl Outputs {
             Stdio::Stdout
         };
         let text = std::mem::take(&mut self.text);
-        self.publish(StreamContent { name, text });
+        self.publish_output(StreamContent { name, text });
     }
 
     /// A value that something follows is shown where it was, not as the cell's result.
     fn settle_value(&mut self) {
         if let Some(rich) = self.value.take() {
-            self.publish(DisplayData::new(media(rich)));
+            self.publish_output(DisplayData::new(media(rich)));
         }
     }
 
@@ -113,7 +129,7 @@ impl Outputs {
         self.settle_value();
         match why {
             Shown::Value => self.value = Some(rich),
-            Shown::Output | Shown::Report => self.publish(DisplayData::new(media(rich))),
+            Shown::Output | Shown::Report => self.publish_output(DisplayData::new(media(rich))),
         }
     }
 }

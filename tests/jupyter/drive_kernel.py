@@ -25,9 +25,9 @@ def check(condition, what, detail=""):
 class Cell:
     """One executed cell: its reply and its iopub messages, in order."""
 
-    def __init__(self, client, code, wait=True):
+    def __init__(self, client, code, wait=True, silent=False):
         self.client = client
-        self.msg_id = client.execute(code)
+        self.msg_id = client.execute(code, silent=silent)
         self.reply = None
         self.outputs = []
         if wait:
@@ -43,8 +43,7 @@ class Cell:
                 if content["execution_state"] == "idle":
                     break
                 continue
-            if kind != "execute_input":
-                self.outputs.append((kind, content))
+            self.outputs.append((kind, content))
         while self.reply is None:
             message = self.client.get_shell_msg(timeout=TIMEOUT)
             if message["parent_header"].get("msg_id") == self.msg_id:
@@ -55,7 +54,7 @@ class Cell:
         return "".join(c["text"] for k, c in self.outputs if k == "stream" and c["name"] == name)
 
     def kinds(self):
-        return [k for k, _ in self.outputs]
+        return [k for k, _ in self.outputs if k != "execute_input"]
 
     def result(self):
         results = [c for k, c in self.outputs if k == "execute_result"]
@@ -119,15 +118,24 @@ def checks(manager, client):
     check(cell.kinds() == ["display_data", "execute_result"], "an earlier value is shown, the last is the result")
     check(cell.result()["text/plain"] == "2", "the cell's result is its last value", cell.outputs)
 
+    cell = Cell(client, "print(5)\nquiet_value = 7\nquiet_value", silent=True)
+    check(cell.outputs == [] and cell.reply["status"] == "ok", "a silent cell publishes nothing", cell.outputs)
+    cell = Cell(client, "quiet_value")
+    check(cell.result()["text/plain"] == "7" and cell.reply["execution_count"] == 3,
+          "a silent cell runs, uncounted", cell.reply)
+
     cell = Cell(client, "x = 99\nfloor(x) + undefined_name")
     error = cell.error()
     check(cell.reply["status"] == "error" and error is not None, "an error is reported", cell.outputs)
     check(error["ename"] == "name error", "the error's name is arr's kind", error)
-    check(error["traceback"][0].startswith("<cell 3>:2:12: error: "), "the traceback names cell, line and column",
+    check(error["traceback"][0].startswith("<cell 4>:2:12: error: "), "the traceback names cell, line and column",
           error["traceback"])
     check(error["traceback"][-1].strip() == "^" * len("undefined_name"), "a caret marks the place", error)
     cell = Cell(client, "x[5]")
     check(cell.result()["text/plain"] == "5.0", "a failed cell leaves every variable as it was", cell.outputs)
+    cell = Cell(client, "x[4]\nundefined_name")
+    check(cell.kinds() == ["display_data", "error"], "a failed cell's earlier value is shown, not its result",
+          cell.outputs)
 
     cell = Cell(client, ":time on\nsum(x)\n:time off")
     check("time " in cell.stream("stderr") and "kernels 0" in cell.stream("stderr"),
