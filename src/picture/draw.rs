@@ -551,6 +551,32 @@ fn base64(bytes: &[u8]) -> String {
     out
 }
 
+/// The upper corner with fewer points under it (rising curves leave the upper left free).
+fn legend_corner(points: impl Iterator<Item = (f64, f64)>) -> SeriesLabelPosition {
+    let points: Vec<(f64, f64)> = points.collect();
+    let middle = |values: Vec<f64>| {
+        let (low, high) = values
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| {
+                (l.min(v), h.max(v))
+            });
+        (low + high) / 2.0
+    };
+    let mid_x = middle(points.iter().map(|p| p.0).collect());
+    let mid_y = middle(points.iter().map(|p| p.1).collect());
+    let upper = |right: bool| {
+        points
+            .iter()
+            .filter(|&&(x, y)| y > mid_y && (x > mid_x) == right)
+            .count()
+    };
+    if upper(true) > upper(false) {
+        SeriesLabelPosition::UpperLeft
+    } else {
+        SeriesLabelPosition::UpperRight
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -575,31 +601,5 @@ mod tests {
         let log = Scale::of(&Axis::log(true), Some((-2.5, 1.2)), Cover::Padded);
         let labels: Vec<String> = log.ticks.iter().map(|&t| log.label(t)).collect();
         assert_eq!(labels, ["10⁻³", "10⁻²", "10⁻¹", "10⁰", "10¹", "10²"]);
-    }
-}
-
-/// The upper corner with fewer points under it (rising curves leave the upper left free).
-fn legend_corner(points: impl Iterator<Item = (f64, f64)>) -> SeriesLabelPosition {
-    let points: Vec<(f64, f64)> = points.collect();
-    let middle = |values: Vec<f64>| {
-        let (low, high) = values
-            .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| {
-                (l.min(v), h.max(v))
-            });
-        (low + high) / 2.0
-    };
-    let mid_x = middle(points.iter().map(|p| p.0).collect());
-    let mid_y = middle(points.iter().map(|p| p.1).collect());
-    let upper = |right: bool| {
-        points
-            .iter()
-            .filter(|&&(x, y)| y > mid_y && (x > mid_x) == right)
-            .count()
-    };
-    if upper(true) > upper(false) {
-        SeriesLabelPosition::UpperLeft
-    } else {
-        SeriesLabelPosition::UpperRight
     }
 }
