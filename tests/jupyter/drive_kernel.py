@@ -13,6 +13,7 @@ from jupyter_client.session import Session
 
 KERNEL = sys.argv[1]
 KERNEL_LOG = sys.argv[2]
+PROFILED = KERNEL_LOG + ".profiled.arr"
 TIMEOUT = 20
 
 
@@ -147,6 +148,12 @@ def checks(manager, client):
     cell = Cell(client, ":device")
     tables = [c["data"] for k, c in cell.outputs if k == "display_data"]
     check(tables and "<table" in tables[0].get("text/html", ""), ":device is an HTML table", cell.outputs)
+    with open(PROFILED, "w") as script:
+        script.write("a = ones(1000)\nb = sum(a * 2)\n")
+    cell = Cell(client, f":profile {PROFILED}")
+    tables = [c["data"] for k, c in cell.outputs if k == "display_data"]
+    check(tables and "<table" in tables[0].get("text/html", "") and "per-line profile" in tables[0]["text/plain"],
+          ":profile's table is HTML", cell.outputs)
     cell = Cell(client, ":bench sum(x)")
     check(cell.reply["status"] == "ok" and ("median" in cell.stream("stderr") or cell.outputs),
           ":bench runs in a cell", cell.outputs)
@@ -177,10 +184,12 @@ def checks(manager, client):
     reply = request(client, "shell", "comm_info_request", {})
     check(reply["status"] == "ok" and reply["comms"] == {}, "comm_info: no comms", reply)
 
-    for how in ["signal", "message"]:
-        cell = Cell(client, "n = 0\nwhile true { n += 1 }", wait=False)
+    loops = {"signal": "n = 0\nwhile true { n += 1 }", "message": "n = 0\nwhile true { n += 1 }",
+             "signal, in :bench": ":bench for i in range(200000) { n = i }"}
+    for how, code in loops.items():
+        cell = Cell(client, code, wait=False)
         time.sleep(0.5)
-        if how == "signal":
+        if how.startswith("signal"):
             manager.interrupt_kernel()
         else:
             reply = request(client, "control", "interrupt_request", {})
