@@ -91,6 +91,7 @@ pub enum KernelAction {
     Install {
         #[command(flatten)]
         place: PlaceOptions,
+        /// The kernelspec's name (Jupyter lists it under this name).
         #[arg(long, default_value = "arrsh")]
         name: String,
         /// Default device of the kernel's sessions.
@@ -101,6 +102,7 @@ pub enum KernelAction {
     Remove {
         #[command(flatten)]
         place: PlaceOptions,
+        /// The kernelspec's name.
         #[arg(long, default_value = "arrsh")]
         name: String,
     },
@@ -110,8 +112,10 @@ pub enum KernelAction {
 /// system's.
 #[derive(clap::Args, Debug)]
 pub struct PlaceOptions {
+    /// In Jupyter's user data directory ($JUPYTER_DATA_DIR, else ~/.local/share/jupyter).
     #[arg(long, conflicts_with = "prefix")]
     user: bool,
+    /// In DIR/share/jupyter (a virtual environment's prefix); neither flag: the system's.
     #[arg(long, value_name = "DIR")]
     prefix: Option<PathBuf>,
 }
