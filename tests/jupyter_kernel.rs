@@ -4,7 +4,7 @@
 
 mod common;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn arrsh(args: &[&str], data_dir: &Path) -> Output {
@@ -32,26 +32,25 @@ fn jupyter_client_or_skip() -> bool {
     present
 }
 
-#[test]
-fn a_jupyter_client_drives_the_kernel() {
-    if !jupyter_client_or_skip() {
-        return;
-    }
-    let dir = common::work_dir("jupyter", "client");
+/// Installs the kernelspec `name` into a scratch Jupyter data directory and runs the Python
+/// program `tests/jupyter/SCRIPT` with `args` against it (and, with `kernel_log`, the path of a
+/// file for the kernel's own stderr, shown if the program fails); the program must succeed.
+/// Returns the data directory.
+fn run_client(test: &str, name: &str, script: &str, args: &[&str], kernel_log: bool) -> PathBuf {
+    let dir = common::work_dir("jupyter", test);
     let data = dir.join("data");
-    let installed = arrsh(
-        &["kernel", "install", "--user", "--name", "arrsh-test"],
-        &data,
-    );
+    let installed = arrsh(&["kernel", "install", "--user", "--name", name], &data);
     assert!(installed.status.success(), "{installed:?}");
-    let spec = std::fs::read_to_string(data.join("kernels/arrsh-test/kernel.json")).unwrap();
-    assert!(spec.contains("{connection_file}") && spec.contains("\"language\": \"arrsh\""));
-    let driver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/jupyter/drive_kernel.py");
+    let program = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/jupyter")
+        .join(script);
     let log = dir.join("kernel.log");
-    let out = Command::new("python3")
-        .arg(&driver)
-        .arg("arrsh-test")
-        .arg(&log)
+    let mut command = Command::new("python3");
+    command.arg(&program).args(args);
+    if kernel_log {
+        command.arg(&log);
+    }
+    let out = command
         .env("JUPYTER_DATA_DIR", &data)
         .env("JUPYTER_RUNTIME_DIR", dir.join("runtime"))
         .env("NO_COLOR", "1")
@@ -61,10 +60,27 @@ fn a_jupyter_client_drives_the_kernel() {
     println!("{stdout}");
     assert!(
         out.status.success(),
-        "the client's checks failed:\n{stdout}\n{}\n--- kernel log ---\n{}",
+        "{script} failed:\n{stdout}\n{}\n--- kernel log ---\n{}",
         String::from_utf8_lossy(&out.stderr),
         std::fs::read_to_string(&log).unwrap_or_default()
     );
+    data
+}
+
+#[test]
+fn a_jupyter_client_drives_the_kernel() {
+    if !jupyter_client_or_skip() {
+        return;
+    }
+    let data = run_client(
+        "client",
+        "arrsh-test",
+        "drive_kernel.py",
+        &["arrsh-test"],
+        true,
+    );
+    let spec = std::fs::read_to_string(data.join("kernels/arrsh-test/kernel.json")).unwrap();
+    assert!(spec.contains("{connection_file}") && spec.contains("\"language\": \"arrsh\""));
     let removed = arrsh(
         &["kernel", "remove", "--user", "--name", "arrsh-test"],
         &data,
@@ -79,27 +95,13 @@ fn every_notebook_runs_without_errors() {
     if !jupyter_client_or_skip() {
         return;
     }
-    let dir = common::work_dir("jupyter", "notebooks");
-    let data = dir.join("data");
-    let installed = arrsh(
-        &["kernel", "install", "--user", "--name", "arrsh-notebooks"],
-        &data,
-    );
-    assert!(installed.status.success(), "{installed:?}");
-    let runner = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/jupyter/run_notebooks.py");
-    let out = Command::new("python3")
-        .arg(&runner)
-        .args(["arrsh-notebooks", "ci"])
-        .env("JUPYTER_DATA_DIR", &data)
-        .env("JUPYTER_RUNTIME_DIR", dir.join("runtime"))
-        .output()
-        .expect("python3 runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    println!("{stdout}");
-    assert!(
-        out.status.success(),
-        "a notebook failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
+    let notebooks = ["arrsh-notebooks", "ci"];
+    run_client(
+        "notebooks",
+        "arrsh-notebooks",
+        "run_notebooks.py",
+        &notebooks,
+        false,
     );
 }
 

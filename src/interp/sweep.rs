@@ -13,7 +13,7 @@ use crate::picture::{self, Axis, Chart, Marks, Series};
 use crate::report;
 
 use super::display::{self, Rich, Shown};
-use super::report_commands::{sample_runs, width};
+use super::report_commands::{report_tables, sample_runs, width};
 use super::value::Value;
 use super::Interpreter;
 
@@ -202,16 +202,7 @@ pub fn sweep(interp: &mut Interpreter, args: &str) -> Result<()> {
     };
     if interp.has_frontend() {
         // Two outputs: a front end shows a bundle's richest form only, and both should be seen.
-        let html = Some(display::report_html(&[&table], &verdict));
-        let text = format!("{table}\n{verdict}");
-        interp.show(
-            Shown::Report,
-            Rich {
-                text,
-                html,
-                ..Rich::default()
-            },
-        );
+        report_tables(interp, &[&table], &verdict);
         if drawn {
             let rich = display::with_pictures(chart_text, Some(&chart), true)?;
             interp.show(Shown::Report, rich);

@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
+use crate::picture::{self, Image};
+
 /// Where kernelspecs go: `--user`, `--prefix DIR`, or (neither) the system's.
 pub enum Place {
     User,
@@ -90,31 +92,28 @@ fn parent_text(dir: &Path) -> String {
         .map_or(String::new(), |p| p.display().to_string())
 }
 
-/// arrsh's logo: a 4×4 array of cells shading from the cpu's blue to the gpu's green.
+/// arrsh's logo: a 4×4 array of cells on white, shading from the cpu's blue to the gpu's green.
 fn logo(size: u32) -> Result<Vec<u8>, String> {
     let cell = size / 4;
-    let mut pixels = Vec::with_capacity((size * size * 4) as usize);
+    let mut rgb = Vec::with_capacity((size * size * 3) as usize);
     for y in 0..size {
         for x in 0..size {
-            let (i, j) = (x / cell, y / cell);
+            let t = (x / cell + y / cell) as f32 / 6.0;
             let gap = x % cell == 0 || y % cell == 0;
-            let t = (i + j) as f32 / 6.0;
-            let rgb = [
-                (40.0 + 20.0 * t) as u8,
-                (110.0 + 90.0 * t) as u8,
-                (200.0 - 120.0 * t) as u8,
-            ];
-            pixels.extend_from_slice(&rgb);
-            pixels.push(if gap { 0 } else { 255 });
+            rgb.extend_from_slice(&match gap {
+                true => [255, 255, 255],
+                false => [
+                    (40.0 + 20.0 * t) as u8,
+                    (110.0 + 90.0 * t) as u8,
+                    (200.0 - 120.0 * t) as u8,
+                ],
+            });
         }
     }
-    let mut png = Vec::new();
-    let mut encoder = png::Encoder::new(&mut png, size, size);
-    encoder.set_color(png::ColorType::Rgba);
-    encoder.set_depth(png::BitDepth::Eight);
-    let encoded = encoder
-        .write_header()
-        .and_then(|mut writer| writer.write_image_data(&pixels));
-    encoded.map_err(|e| format!("cannot encode the logo: {e}"))?;
-    Ok(png)
+    let image = Image {
+        width: size as usize,
+        height: size as usize,
+        rgb,
+    };
+    picture::image_png(&image).map_err(|e| format!("cannot encode the logo: {}", e.message))
 }

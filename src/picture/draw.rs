@@ -58,7 +58,7 @@ pub fn svg(chart: &Chart) -> Result<String> {
             "<image x=\"{}\" y=\"{}\" width=\"{width}\" height=\"{height}\" preserveAspectRatio=\"none\" style=\"image-rendering:pixelated\" href=\"data:image/png;base64,{}\"/>\n",
             area.0.start,
             area.1.start,
-            base64(&embedded)
+            data_encoding::BASE64.encode(&embedded)
         );
         let end = text.rfind("</svg>").unwrap_or(text.len());
         text.insert_str(end, &element);
@@ -520,7 +520,8 @@ fn resampled(image: &Image, width: usize, height: usize) -> Image {
     Image { width, height, rgb }
 }
 
-fn encode(image: &Image) -> Result<Vec<u8>> {
+/// An image as PNG bytes.
+pub fn encode(image: &Image) -> Result<Vec<u8>> {
     let mut bytes = Vec::new();
     let fail = |e: png::EncodingError| value_error(format!("cannot encode the PNG: {e}"));
     let mut encoder = png::Encoder::new(&mut bytes, image.width as u32, image.height as u32);
@@ -530,25 +531,6 @@ fn encode(image: &Image) -> Result<Vec<u8>> {
     writer.write_image_data(&image.rgb).map_err(fail)?;
     writer.finish().map_err(fail)?;
     Ok(bytes)
-}
-
-/// Standard base64, padded (for a data URL).
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, &b)| n | (b as u32) << (16 - 8 * i));
-        for i in 0..4 {
-            match i <= chunk.len() {
-                true => out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char),
-                false => out.push('='),
-            }
-        }
-    }
-    out
 }
 
 /// The upper corner with fewer points under it (rising curves leave the upper left free).
@@ -580,15 +562,6 @@ fn legend_corner(points: impl Iterator<Item = (f64, f64)>) -> SeriesLabelPositio
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn base64_pads_as_the_standard() {
-        assert_eq!(base64(b""), "");
-        assert_eq!(base64(b"f"), "Zg==");
-        assert_eq!(base64(b"fo"), "Zm8=");
-        assert_eq!(base64(b"foo"), "Zm9v");
-        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
-    }
 
     #[test]
     fn ticks_are_round_numbers() {

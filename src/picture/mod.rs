@@ -134,6 +134,11 @@ pub fn png(chart: &Chart) -> Result<Vec<u8>> {
     draw::png(chart)
 }
 
+/// An image as a PNG file's bytes.
+pub fn image_png(image: &Image) -> Result<Vec<u8>> {
+    draw::encode(image)
+}
+
 /// Writes the chart to `path`, as SVG or PNG by its extension.
 pub fn save(chart: &Chart, path: &Path) -> Result<()> {
     let bytes = match Format::of_path(path)? {

@@ -66,16 +66,7 @@ fn plot(interp: &mut Interpreter, args: Args) -> Result<Value> {
     for (s, label) in series.iter_mut().zip(labels) {
         s.label = label;
     }
-    let chart = Chart {
-        title: text_arg(&args, 3)?,
-        x: Axis::log(flag_arg(&args, 4, false)?),
-        y: Axis::log(flag_arg(&args, 5, false)?),
-        marks: Marks::Xy {
-            series,
-            lines: true,
-            points: false,
-        },
-    };
+    let chart = xy_chart(&args, series, true)?;
     show(interp, &chart, file)
 }
 
@@ -91,17 +82,23 @@ fn scatter(interp: &mut Interpreter, args: Args) -> Result<Value> {
         x: x.to_vec::<f64>()?,
         y: y.to_vec::<f64>()?,
     };
-    let chart = Chart {
-        title: text_arg(&args, 3)?,
-        x: Axis::log(flag_arg(&args, 4, false)?),
-        y: Axis::log(flag_arg(&args, 5, false)?),
-        marks: Marks::Xy {
-            series: vec![series],
-            lines: false,
-            points: true,
-        },
-    };
+    let chart = xy_chart(&args, vec![series], false)?;
     show(interp, &chart, file)
+}
+
+/// Lines (`plot`) or points (`scatter`) of `series`, with the `title=`, `logx=` and `logy=`
+/// both take in the same places.
+fn xy_chart(args: &Args, series: Vec<Series>, lines: bool) -> Result<Chart> {
+    Ok(Chart {
+        title: text_arg(args, 3)?,
+        x: Axis::log(flag_arg(args, 4, false)?),
+        y: Axis::log(flag_arg(args, 5, false)?),
+        marks: Marks::Xy {
+            series,
+            lines,
+            points: !lines,
+        },
+    })
 }
 
 fn hist(interp: &mut Interpreter, args: Args) -> Result<Value> {
