@@ -39,6 +39,8 @@ QUICK_SCRIPT_TIMEOUT_S = 30
 # A gpu smoke run may compile kernels (NVRTC, CuPy's kernel cache) on a fresh machine.
 QUICK_GPU_SCRIPT_TIMEOUT_S = 120
 STARTUP_TIMEOUT_S = 10
+# The variables that set the thread count of NumPy's BLAS (OpenBLAS, or MKL through OpenMP).
+BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 # Set on some machines to keep OpenBLAS safe; removed (both together) for the NumPy processes only.
 OPENBLAS_SAFETY_VARS = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
 BASELINE_SUFFIX = {"cpu": ".py", "gpu": ".cupy.py"}
@@ -401,13 +403,18 @@ def measure_case(case: Case, variant: Variant, plan: Plan, arrsh: Arrsh, baselin
         baseline_time.skipped = "unavailable"
     # Rounds alternate the two sides, so that both meet the same busy and quiet spells of a
     # shared machine; each side's median is over the repetitions of all its rounds.
+    # A size parameter named threads sets the cpu's worker threads on both sides (0: one a core).
+    threads = variant.params.get("threads", 0)
+    thread_flags = ["--threads", str(threads)] if threads else []
+    thread_env = {name: str(threads) for name in BLAS_THREAD_VARIABLES} if threads else {}
     for _ in range(plan.rounds(case)):
         if not (arrsh_time.skipped or arrsh_time.failure):
-            add_round(arrsh_time, run_process(case, arrsh.command("-"), prelude + case.arr_path.read_text(),
+            add_round(arrsh_time, run_process(case, arrsh.command(*thread_flags, "-"),
+                                              prelude + case.arr_path.read_text(),
                                               reps, dict(os.environ), plan.script_timeout))
         if not (baseline_time.skipped or baseline_time.failure):
             add_round(baseline_time, run_process(case, [sys.executable, "-"], prelude + baseline_path.read_text(),
-                                                 reps, numpy_env(), plan.script_timeout))
+                                                 reps, {**numpy_env(), **thread_env}, plan.script_timeout))
     baseline_label = read_header(baseline_path).get("baseline", baseline_path.name)
     return CaseResult(case, variant, baseline_label, arrsh_time, baseline_time)
 

@@ -48,6 +48,9 @@ pub struct Options {
     /// What an element-by-element read of a gpu array does.
     #[arg(long, value_name = "MODE", value_parser = ["allow", "warn", "error"], default_value = "warn")]
     pub scalar: String,
+    /// The cpu's worker threads (default: one a core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -180,6 +183,11 @@ pub fn run(options: Options) -> i32 {
     let mut interp = Interpreter::new(stdout, Box::new(io::stderr()));
     interp.color = color;
     interp.timing = options.time;
+    if let Some(count) = options.threads {
+        if let Err(e) = crate::device::cpu::threads::set(Some(count.into())) {
+            return report(&mut interp, &crate::error::command_error(e));
+        }
+    }
     if options.no_fuse {
         // Nothing is deferred yet, so this cannot fail.
         let _ = crate::plan::set_fusion(false);

@@ -164,9 +164,11 @@ pub struct Source {
     line_starts: Vec<usize>,
 }
 
+/// The sources by id. Ids are never reused, so a forgotten source's spans find nothing.
 #[derive(Debug, Default)]
 pub struct SourceMap {
-    sources: Vec<Source>,
+    sources: std::collections::BTreeMap<u32, Source>,
+    next_id: u32,
 }
 
 impl SourceMap {
@@ -174,16 +176,35 @@ impl SourceMap {
         let line_starts = std::iter::once(0)
             .chain(text.match_indices('\n').map(|(i, _)| i + 1))
             .collect();
-        self.sources.push(Source {
-            name: name.into(),
-            text: text.into(),
-            line_starts,
-        });
-        (self.sources.len() - 1) as u32
+        let id = self.next_id;
+        self.next_id += 1;
+        self.sources.insert(
+            id,
+            Source {
+                name: name.into(),
+                text: text.into(),
+                line_starts,
+            },
+        );
+        id
     }
 
     pub fn get(&self, id: u32) -> Option<&Source> {
-        self.sources.get(id as usize)
+        self.sources.get(&id)
+    }
+
+    /// Forgets every source that `keep` refuses.
+    pub fn retain(&mut self, keep: impl Fn(u32) -> bool) {
+        self.sources.retain(|&id, _| keep(id));
+    }
+
+    /// How many sources are kept.
+    pub fn len(&self) -> usize {
+        self.sources.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.sources.is_empty()
     }
 
     /// 1-based line number where a span starts.

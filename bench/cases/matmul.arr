@@ -1,10 +1,10 @@
 # title: a @ b, f64 n×n
-# sizes: n=1000 | n=2000 | n=3000
+# sizes: n=500 threads=1 | n=2000 threads=1 | n=500 | n=1000 | n=2000 | n=3000
 # quick: n=200
 # reps: 5
 # rounds: 3
 # gpu-rounds: 1
-# target: 1.25
+# target: 1.1
 # gpu-sizes: n=5000 | n=10000
 # gpu-target: 1.05
 a = rand([n, n])

@@ -1,9 +1,12 @@
 # title: a @ b, f32 n×n
-# devices: gpu
-# sizes: n=5000 | n=10000
+# sizes: n=500 threads=1 | n=2000 threads=1 | n=500 | n=1000 | n=2000 | n=3000
+# gpu-sizes: n=5000 | n=10000
+# rounds: 3
+# gpu-rounds: 1
 # quick: n=200
 # reps: 5
-# target: 1.05
+# target: 1.1
+# gpu-target: 1.05
 a = astype(rand([n, n]), f32)
 b = astype(rand([n, n]), f32)
 for r in range(reps) {

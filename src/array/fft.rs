@@ -12,6 +12,7 @@ use super::ops::{self, Operand};
 use super::reduce::normalize_axis;
 use super::Array;
 use crate::base::element::Element;
+use crate::base::interrupt::Stop;
 use crate::base::layout::shape_size;
 use crate::base::{DType, Scalar};
 use crate::device::cpu::fft::{self as cpu_fft, FftFloat};
@@ -357,6 +358,10 @@ where
                 cpu_fft::c2r(&between, &shape, real_axis, n, &mut out, scale);
             }
         }
+    }
+    // The passes give up early on an interrupt, leaving the result unfinished.
+    if Stop::current().requested() {
+        return Err(Error::new(ErrorKind::Interrupted, "interrupted"));
     }
     Ok(Array::from_buffer(Buffer::Cpu(buffer), out_shape))
 }

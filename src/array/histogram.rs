@@ -9,6 +9,7 @@ use super::statistics::{at_last, diff, float_of, full_like};
 use super::{sort, Array};
 use crate::base::layout::AxisIndex;
 use crate::base::{DType, Scalar};
+use crate::device::cpu::threads;
 use crate::error::{value_error, Result};
 use crate::plan::reduce::Reduction;
 use crate::plan::table::Op;
@@ -223,33 +224,35 @@ fn uniform_counts(values: &Array, edges: &Array) -> Result<Array> {
     ) -> Vec<i64> {
         let bins = edges.len() - 1;
         let (low, high) = (edges[0], edges[bins]);
-        x.par_chunks(1 << 16)
-            .map(|chunk| {
-                let mut h = vec![0i64; bins];
-                for &v in chunk {
-                    if !(v >= low && v <= high) {
-                        continue;
+        threads::install(|| {
+            x.par_chunks(1 << 16)
+                .map(|chunk| {
+                    let mut h = vec![0i64; bins];
+                    for &v in chunk {
+                        if !(v >= low && v <= high) {
+                            continue;
+                        }
+                        let scale = T::from(bins).expect("a bin count is a float");
+                        let scaled: f64 = ((v - first) / span * scale).into();
+                        let mut k = (scaled as usize).min(bins - 1);
+                        if v < edges[k] {
+                            k = k.saturating_sub(1);
+                        }
+                        if k != bins - 1 && v >= edges[k + 1] {
+                            k += 1;
+                        }
+                        h[k] += 1;
                     }
-                    let scale = T::from(bins).expect("a bin count is a float");
-                    let scaled: f64 = ((v - first) / span * scale).into();
-                    let mut k = (scaled as usize).min(bins - 1);
-                    if v < edges[k] {
-                        k = k.saturating_sub(1);
-                    }
-                    if k != bins - 1 && v >= edges[k + 1] {
-                        k += 1;
-                    }
-                    h[k] += 1;
-                }
-                h
-            })
-            .reduce(
-                || vec![0i64; bins],
-                |mut a, b| {
-                    a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-                    a
-                },
-            )
+                    h
+                })
+                .reduce(
+                    || vec![0i64; bins],
+                    |mut a, b| {
+                        a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                        a
+                    },
+                )
+        })
     }
     let counts = match values.dtype() {
         DType::F32 => {

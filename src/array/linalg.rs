@@ -4,11 +4,12 @@ use ndarray::{Ix1, Ix2};
 
 use super::ops::{self, device_mismatch, Operand};
 use super::Array;
+use crate::base::interrupt::Stop;
 use crate::base::layout::shape_text;
 use crate::base::DType;
 use crate::device::cpu::linalg::{self as cpu_linalg, LinalgElement};
 use crate::device::cpu::{self, conv};
-use crate::error::{shape_error, type_error, Result};
+use crate::error::{shape_error, type_error, Error, ErrorKind, Result};
 use crate::plan::table::{self, Op};
 
 fn check_devices(a: &Array, b: &Array) -> Result<()> {
@@ -213,5 +214,8 @@ fn conv2d_typed<T: cpu_linalg::Float + cpu::CpuElement>(
             )
         })
     })??;
+    if Stop::current().requested() {
+        return Err(Error::new(ErrorKind::Interrupted, "interrupted"));
+    }
     Ok(Array::from_ndarray(out.into_dyn()))
 }

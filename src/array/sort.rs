@@ -10,10 +10,11 @@ use super::reduce::normalize_axis;
 use super::shape::{moveaxis, ravel};
 use super::{gpu_sort, Array};
 use crate::base::element::{c128, c64};
+use crate::base::interrupt::Stop;
 use crate::base::DType;
-use crate::device::cpu::CpuElement;
+use crate::device::cpu::{threads, CpuElement};
 use crate::device::Device;
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 use crate::with_dtype;
 use half::f16;
 
@@ -117,6 +118,9 @@ const DIGIT: usize = 11;
 const BUCKETS: usize = 1 << DIGIT;
 const MASK: usize = BUCKETS - 1;
 
+/// Keys between two checks for an interrupt.
+const STOP_CHECK: usize = 1 << 16;
+
 /// Rows this long and longer are sorted by all threads together.
 const PARALLEL_SORT: usize = 1 << 16;
 
@@ -138,8 +142,11 @@ fn radix_sort(keys: &mut Vec<u64>, payload: &mut Option<Vec<i64>>, bytes: usize)
         }
         return;
     }
+    // A pass over 1e9 keys takes a second or more: an interrupt is checked every 2^16 keys
+    // (its caller reports it; the keys are then in no order).
+    let stop = Stop::current();
     let pieces = if n >= PARALLEL_SORT {
-        rayon::current_num_threads().max(1)
+        threads::count()
     } else {
         1
     };
@@ -147,19 +154,27 @@ fn radix_sort(keys: &mut Vec<u64>, payload: &mut Option<Vec<i64>>, bytes: usize)
     let histogram = |keys: &[u64], shift: usize| -> Vec<Vec<usize>> {
         let count = |c: &[u64]| {
             let mut h = vec![0usize; BUCKETS];
-            for &k in c {
-                h[((k >> shift) as usize) & MASK] += 1;
+            for block in c.chunks(STOP_CHECK) {
+                if stop.requested() {
+                    break;
+                }
+                for &k in block {
+                    h[((k >> shift) as usize) & MASK] += 1;
+                }
             }
             h
         };
         match pieces {
             1 => vec![count(keys)],
-            _ => keys.par_chunks(piece).map(count).collect(),
+            _ => threads::install(|| keys.par_chunks(piece).map(count).collect()),
         }
     };
     let mut spare_keys: Vec<u64> = Vec::with_capacity(n);
     let mut spare_payload: Option<Vec<i64>> = payload.as_ref().map(|_| Vec::with_capacity(n));
     for shift in (0..8 * bytes).step_by(DIGIT) {
+        if stop.requested() {
+            return;
+        }
         let counts = histogram(keys, shift);
         let constant = (0..BUCKETS).any(|d| counts.iter().map(|h| h[d]).sum::<usize>() == n);
         if constant {
@@ -180,6 +195,9 @@ fn radix_sort(keys: &mut Vec<u64>, payload: &mut Option<Vec<i64>>, bytes: usize)
             let range = k * piece..((k + 1) * piece).min(n);
             let (out_keys, out_payload) = (out_keys, out_payload);
             for i in range {
+                if i % STOP_CHECK == 0 && stop.requested() {
+                    return;
+                }
                 let key = keys[i];
                 let d = ((key >> shift) as usize) & MASK;
                 // SAFETY: `places[d]` is inside this piece's share of the n positions.
@@ -194,10 +212,12 @@ fn radix_sort(keys: &mut Vec<u64>, payload: &mut Option<Vec<i64>>, bytes: usize)
         };
         match pieces {
             1 => scatter(0, starts.swap_remove(0)),
-            _ => starts
-                .into_par_iter()
-                .enumerate()
-                .for_each(|(k, s)| scatter(k, s)),
+            _ => threads::install(|| {
+                starts
+                    .into_par_iter()
+                    .enumerate()
+                    .for_each(|(k, s)| scatter(k, s))
+            }),
         }
         // SAFETY: every one of the n positions was written by the scatter.
         unsafe {
@@ -246,17 +266,23 @@ macro_rules! real_row_sort {
     ($($t:ty),*) => {$(
         impl RowSort for $t {
             fn argsort_row(row: &[Self], descending: bool) -> Vec<i64> {
-                let keys = row.par_iter().with_min_len(PARALLEL_SORT).map(|x| x.key()).collect();
+                let keys = threads::install(|| {
+                    row.par_iter().with_min_len(PARALLEL_SORT).map(|x| x.key()).collect()
+                });
                 argsort_keys(keys, <$t>::BYTES, descending)
             }
             fn sort_row(row: &[Self], descending: bool) -> Vec<Self> {
                 let flip = if descending { u64::MAX } else { 0 };
-                let mut keys: Vec<u64> = row.par_iter().with_min_len(PARALLEL_SORT).map(|x| x.bits() ^ flip).collect();
+                let mut keys: Vec<u64> = threads::install(|| {
+                    row.par_iter().with_min_len(PARALLEL_SORT).map(|x| x.bits() ^ flip).collect()
+                });
                 radix_sort(&mut keys, &mut None, <$t>::BYTES);
-                keys.into_par_iter()
-                    .with_min_len(PARALLEL_SORT)
-                    .map(|k| <$t as SortKey>::from_bits(k ^ flip))
-                    .collect()
+                threads::install(|| {
+                    keys.into_par_iter()
+                        .with_min_len(PARALLEL_SORT)
+                        .map(|k| <$t as SortKey>::from_bits(k ^ flip))
+                        .collect()
+                })
             }
         }
     )*};
@@ -307,12 +333,22 @@ fn map_rows<T: CpuElement, U: Send>(
     let len = a.shape().last().copied().unwrap_or(1).max(1);
     a.with_view::<T, _>(|v| {
         let data = v.to_slice().expect("contiguous");
-        if data.len() <= len {
-            return f(data);
+        let stop = Stop::current();
+        let rows = if data.len() <= len {
+            f(data)
+        } else {
+            let rows: Vec<Vec<U>> = threads::install(|| {
+                data.par_chunks(len)
+                    .map(|row| if stop.requested() { Vec::new() } else { f(row) })
+                    .collect()
+            });
+            rows.into_iter().flatten().collect()
+        };
+        if stop.requested() {
+            return Err(Error::new(ErrorKind::Interrupted, "interrupted"));
         }
-        let rows: Vec<Vec<U>> = data.par_chunks(len).map(&f).collect();
-        rows.into_iter().flatten().collect()
-    })
+        Ok(rows)
+    })?
 }
 
 /// NumPy's `sort` (`axis=None` sorts the flattened array).
@@ -418,13 +454,15 @@ pub fn searchsorted(sorted: &Array, values: &Array, right: bool) -> Result<Array
     }
     let keys = order_keys(sorted)?;
     let wanted = order_keys(values)?;
-    let positions: Vec<i64> = wanted
-        .par_iter()
-        .map(|&v| match right {
-            false => keys.partition_point(|&k| k < v) as i64,
-            true => keys.partition_point(|&k| k <= v) as i64,
-        })
-        .collect();
+    let positions: Vec<i64> = threads::install(|| {
+        wanted
+            .par_iter()
+            .map(|&v| match right {
+                false => keys.partition_point(|&k| k < v) as i64,
+                true => keys.partition_point(|&k| k <= v) as i64,
+            })
+            .collect()
+    });
     Ok(Array::from_vec(positions, values.shape().to_vec()))
 }
 

@@ -71,6 +71,13 @@ static COMMANDS: &[Command] = &[
         run: device,
     },
     Command {
+        name: "threads",
+        args: "[N|all]",
+        help: "no argument: the cpu's worker threads; with one: use N of them (all: one a core)",
+        takes_path: false,
+        run: threads,
+    },
+    Command {
         name: "fuse",
         args: "[on|off]",
         help: "fusion of elementwise work into one pass (on by default); off runs each operation alone, as it is made",
@@ -152,6 +159,32 @@ fn load(interp: &mut Interpreter, args: &str) -> Result<Request> {
     }
     let text = super::read_script(args)?;
     interp.run_source(args, &text, false)?;
+    Ok(Request::Continue)
+}
+
+fn threads(interp: &mut Interpreter, args: &str) -> Result<Request> {
+    use crate::device::cpu::threads;
+    let count = match args {
+        "" => {
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            interp.write_err(&format!(
+                "cpu worker threads: {} ({cores} cores)\n",
+                threads::count()
+            ));
+            return Ok(Request::Continue);
+        }
+        "all" => None,
+        n => match n.parse::<usize>() {
+            Ok(n) if n >= 1 => Some(n),
+            _ => {
+                return Err(command_error(format!(
+                    ":threads takes a count of at least 1 or all, not `{n}`"
+                )))
+            }
+        },
+    };
+    crate::plan::flush()?;
+    threads::set(count).map_err(command_error)?;
     Ok(Request::Continue)
 }
 

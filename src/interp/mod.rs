@@ -5,6 +5,7 @@ pub mod bounded;
 pub mod builtins;
 pub mod commands;
 mod convert;
+mod cycles;
 pub mod display;
 mod host_ops;
 mod profile;
@@ -93,6 +94,10 @@ pub struct Interpreter {
     quit_requested: bool,
     /// The front end that renders rich output (the Jupyter kernel); none in a terminal.
     frontend: Option<Box<dyn display::Frontend>>,
+    /// Every closure made, so that those in unreachable cycles can be freed.
+    closures: cycles::Closures,
+    /// Programs running now (a `:load` runs one inside another).
+    running: usize,
 }
 
 /// What an implicit element read of a gpu array does (CUDA.jl's `allowscalar`).
@@ -163,6 +168,8 @@ impl Interpreter {
             interrupt: Arc::new(AtomicBool::new(false)),
             quit_requested: false,
             frontend: None,
+            closures: cycles::Closures::default(),
+            running: 0,
         }
     }
 
@@ -257,8 +264,14 @@ impl Interpreter {
         }
     }
 
-    /// Parses and resolves a source; its id is kept so errors can quote it later.
+    /// Parses and resolves a source; it is kept while errors may quote it: while it runs, and
+    /// while functions defined in it live (a shell line that defines none is forgotten at the
+    /// next one, so a long session does not grow with its history).
     pub fn compile(&mut self, name: &str, text: &str) -> Result<Program> {
+        if self.running == 0 && self.profiler.is_none() {
+            let in_use = self.closures.sources_in_use();
+            self.sources.retain(|id| in_use.contains(&id));
+        }
         let id = self.sources.add(name, text);
         self.parse_and_resolve(text, id)
     }
@@ -308,6 +321,14 @@ impl Interpreter {
     }
 
     pub fn run_program(&mut self, program: &Program, echo: bool) -> Result<()> {
+        crate::base::interrupt::set_current(&self.interrupt);
+        self.running += 1;
+        let result = self.run_statements(program, echo);
+        self.running -= 1;
+        result
+    }
+
+    fn run_statements(&mut self, program: &Program, echo: bool) -> Result<()> {
         let mut frame = Frame::default();
         let mut held: Vec<String> = Vec::new();
         let count = program.body.len();
@@ -331,7 +352,7 @@ impl Interpreter {
             }
             if let Err(e) = result {
                 self.release_held(&mut held, self.sources.line_of(stmt.span));
-                return Err(e);
+                return Err(self.interrupted_instead(e));
             }
             if timed {
                 let returned = start.elapsed().as_secs_f64();
@@ -467,6 +488,26 @@ impl Interpreter {
 
     pub fn reset(&mut self) {
         self.globals.iter_mut().for_each(|v| *v = None);
+        self.closures.collect();
+    }
+
+    /// The closures alive now (for tests of the cycle collector).
+    pub fn live_closures(&mut self) -> usize {
+        self.closures.collect();
+        self.closures.live()
+    }
+
+    /// A built-in that gave up for an interrupt fails with whatever its layer says; the user
+    /// pressed Ctrl-C, and that is what the error should say.
+    fn interrupted_instead(&self, e: Error) -> Error {
+        if e.kind != ErrorKind::Interrupted && self.interrupt.swap(false, Ordering::Relaxed) {
+            let interrupted = Error::new(ErrorKind::Interrupted, "interrupted");
+            return match e.span {
+                Some(span) => interrupted.at(span),
+                None => interrupted,
+            };
+        }
+        e
     }
 
     fn check_interrupt(&self) -> Result<()> {
@@ -671,11 +712,13 @@ impl Interpreter {
                 Capture::EnclosingFree(i) => frame.free[i as usize].clone(),
             })
             .collect();
-        Ok(Value::Function(Rc::new(Closure {
+        let closure = Rc::new(Closure {
             decl: decl.clone(),
             defaults,
             captured,
-        })))
+        });
+        self.closures.track(&closure);
+        Ok(Value::Function(closure))
     }
 
     fn store(&mut self, name: &Name, value: Value, frame: &mut Frame) {

@@ -202,7 +202,14 @@ pub fn devices(interp: &mut Interpreter) -> Result<()> {
     table.add_row(vec![
         "cpu".to_string(),
         mark(Device::Cpu).to_string(),
-        format!("{}, {cores} cores", cpu_model()),
+        format!(
+            "{}, {cores} cores, {}",
+            cpu_model(),
+            match crate::device::cpu::threads::count() {
+                1 => "1 worker thread".to_string(),
+                n => format!("{n} worker threads"),
+            }
+        ),
     ]);
     table.add_row(vec![
         "gpu".to_string(),

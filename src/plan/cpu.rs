@@ -10,10 +10,12 @@ use super::cpu_math::{ComplexMath, Math};
 use super::expr::{Expr, NodeKind};
 use super::table::Op;
 use crate::base::element::{c128, c64, cast, Element};
+use crate::base::interrupt::Stop;
 use crate::base::layout::{collapse, Layout};
 use crate::base::{DType, Scalar};
+use crate::device::cpu::threads;
 use crate::device::Buffer;
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 use crate::with_dtype;
 
 /// Elements per chunk: 8 KB registers for f64 keep a plan's chunks in L1/L2.
@@ -435,10 +437,21 @@ pub fn run(shape: &[usize], outputs: &[(Buffer, Layout, Expr)]) -> Result<()> {
     let program = Program::new(shape, &roots, &destinations);
     let size = program.size();
     if size >= PARALLEL_FROM {
-        (0..size.div_ceil(TASK)).into_par_iter().for_each(|t| {
-            let start = t * TASK;
-            program.run_range(start, (start + TASK).min(size), None, |_, _| {});
+        // Each task is a few hundred microseconds of work: an interrupt stops the pass at the
+        // next one (a pass into an existing array leaves it partly updated).
+        let stop = Stop::current();
+        threads::install(|| {
+            (0..size.div_ceil(TASK)).into_par_iter().for_each(|t| {
+                if stop.requested() {
+                    return;
+                }
+                let start = t * TASK;
+                program.run_range(start, (start + TASK).min(size), None, |_, _| {});
+            })
         });
+        if stop.requested() {
+            return Err(Error::new(ErrorKind::Interrupted, "interrupted"));
+        }
     } else {
         program.run_range(0, size, None, |_, _| {});
     }

@@ -11,10 +11,12 @@ use super::cpu_math::Math;
 use super::expr::Expr;
 use super::table::Op;
 use crate::base::element::{c128, c64, cast, CastFrom, Element};
+use crate::base::interrupt::Stop;
 use crate::base::layout::Layout;
 use crate::base::{DType, Scalar};
+use crate::device::cpu::threads;
 use crate::device::{Buffer, Device};
-use crate::error::{value_error, Result};
+use crate::error::{value_error, Error, ErrorKind, Result};
 use crate::with_dtype;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -199,6 +201,15 @@ fn reduce_all_cpu(r: Reduction, expr: &Expr, shape: &[usize]) -> Result<Scalar> 
 
 /// Reduces the values of a program's last node, already of the reduced dtype.
 fn reduce_program(r: Reduction, program: &Program) -> Result<Scalar> {
+    let value = reduce_values(r, program)?;
+    // The passes see no more values after an interrupt: the value is unfinished.
+    if Stop::current().requested() {
+        return Err(Error::new(ErrorKind::Interrupted, "interrupted"));
+    }
+    Ok(value)
+}
+
+fn reduce_values(r: Reduction, program: &Program) -> Result<Scalar> {
     Ok(match r {
         Reduction::Sum => match program.value_dtype() {
             DType::F32 => Scalar::Float(float_sum::<f32>(program) as f64),
@@ -262,12 +273,19 @@ fn with_values<T: Element, R>(
 fn partials<T: Element, R: Send>(program: &Program, f: impl Fn(&[T]) -> R + Sync) -> Vec<R> {
     let size = program.len();
     let tasks = size.div_ceil(LEAF).max(1);
+    // After an interrupt the remaining tasks see no values; the caller reports it.
+    let stop = Stop::current();
     let run = |t: usize| {
         let start = t * LEAF;
-        with_values(program, start, (start + LEAF).min(size), |v: &[T]| f(v))
+        let end = if stop.requested() {
+            start
+        } else {
+            (start + LEAF).min(size)
+        };
+        with_values(program, start, end, |v: &[T]| f(v))
     };
     if size >= PARALLEL_FROM {
-        (0..tasks).into_par_iter().map(run).collect()
+        threads::install(|| (0..tasks).into_par_iter().map(run).collect())
     } else {
         (0..tasks).map(run).collect()
     }
@@ -360,9 +378,12 @@ fn float_sum<F: PairwiseFloat>(program: &Program) -> F {
     }
     let first = with_values(program, 0, 1, |v: &[F]| v[0]);
     first
-        + pairwise_range(size - 1, 1, &|start, len| {
-            with_values(program, start, start + len, pairwise_sum::<F>)
-        })
+        + pairwise_range(
+            size - 1,
+            1,
+            &|start, len| with_values(program, start, start + len, pairwise_sum::<F>),
+            &Stop::current(),
+        )
 }
 
 /// NumPy's pairwise tree over `len` values starting at `start`: below `LEAF` the values are
@@ -371,20 +392,24 @@ fn pairwise_range<S: Copy + Send + std::ops::Add<Output = S>>(
     len: usize,
     start: usize,
     leaf: &(dyn Fn(usize, usize) -> S + Sync),
+    stop: &Stop,
 ) -> S {
     if len <= LEAF {
-        return leaf(start, len);
+        return leaf(start, if stop.requested() { 0 } else { len });
     }
     let mut half = len / 2;
     half -= half % 8;
     if len >= PARALLEL_FROM {
-        let (l, r) = rayon::join(
-            || pairwise_range(half, start, leaf),
-            || pairwise_range(len - half, start + half, leaf),
-        );
+        let (l, r) = threads::install(|| {
+            rayon::join(
+                || pairwise_range(half, start, leaf, stop),
+                || pairwise_range(len - half, start + half, leaf, stop),
+            )
+        });
         l + r
     } else {
-        pairwise_range(half, start, leaf) + pairwise_range(len - half, start + half, leaf)
+        pairwise_range(half, start, leaf, stop)
+            + pairwise_range(len - half, start + half, leaf, stop)
     }
 }
 
@@ -434,14 +459,15 @@ where
     }
     let first = read(0, 1)[0];
     // NumPy counts a complex run in floats: the tree over n values is its tree over 2n floats.
-    let rest = pairwise_range(size - 1, 1, &|start, len| {
+    let leaf = |start: usize, len: usize| {
         let floats: Vec<F> = read(start, start + len)
             .iter()
             .flat_map(|z| [z.re, z.im])
             .collect();
         let (re, im) = pairwise_complex(&floats);
         Pair(re, im)
-    });
+    };
+    let rest = pairwise_range(size - 1, 1, &leaf, &Stop::current());
     C::new(first.re + rest.0, first.im + rest.1)
 }
 
@@ -513,18 +539,20 @@ pub fn reduce_axis_cpu(
     let out = Buffer::alloc(Device::Cpu, count, out_dtype)?;
     let pointer = buffer.cpu().expect("a cpu buffer").raw_pointer() as usize;
     let reduced = r.accumulator(input);
-    let values: Vec<Scalar> = (0..count)
-        .into_par_iter()
-        .map(|k| {
-            let lane = Layout {
-                shape: smallvec::smallvec![lane_len],
-                strides: smallvec::smallvec![axis_stride],
-                offset: lane_start(&lane_layout, k),
-            };
-            let program = Program::single_leaf(pointer, lane, input, reduced);
-            Ok(finish(r, reduce_program(r, &program)?, input, divide_by))
-        })
-        .collect::<Result<_>>()?;
+    let values: Vec<Scalar> = threads::install(|| {
+        (0..count)
+            .into_par_iter()
+            .map(|k| {
+                let lane = Layout {
+                    shape: smallvec::smallvec![lane_len],
+                    strides: smallvec::smallvec![axis_stride],
+                    offset: lane_start(&lane_layout, k),
+                };
+                let program = Program::single_leaf(pointer, lane, input, reduced);
+                Ok(finish(r, reduce_program(r, &program)?, input, divide_by))
+            })
+            .collect::<Result<_>>()
+    })?;
     let cpu = out.cpu().expect("cpu");
     with_dtype!(out_dtype, T => {
         // SAFETY: the buffer holds `count` elements of T.

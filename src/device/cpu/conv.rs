@@ -22,6 +22,8 @@ use ndarray::{Array2, ArrayView2};
 use rayon::prelude::*;
 
 use super::linalg::Float;
+use super::threads;
+use crate::base::interrupt::Stop;
 
 /// Below this many multiply-adds the image is filtered on one thread.
 const PARALLEL_MIN_WORK: usize = 1 << 16;
@@ -43,13 +45,18 @@ pub fn conv2d<T: Float>(image: ArrayView2<T>, kernel: ArrayView2<T>) -> Array2<T
     let taps = Taps::new(kernel);
 
     let mut out = vec![T::zero(); height * width];
-    let filter_row =
-        |(row, out_row): (usize, &mut [T])| taps.apply_to_row(pixels, width, height, row, out_row);
+    // Rows after an interrupt are skipped; the caller reports it.
+    let stop = Stop::current();
+    let filter_row = |(row, out_row): (usize, &mut [T])| {
+        if !stop.requested() {
+            taps.apply_to_row(pixels, width, height, row, out_row)
+        }
+    };
     let work = out.len().saturating_mul(kernel_height * kernel_width);
     if work < PARALLEL_MIN_WORK {
         out.chunks_mut(width).enumerate().for_each(filter_row);
     } else {
-        out.par_chunks_mut(width).enumerate().for_each(filter_row);
+        threads::install(|| out.par_chunks_mut(width).enumerate().for_each(filter_row));
     }
     Array2::from_shape_vec((height, width), out).unwrap_or_else(|_| Array2::zeros((height, width)))
 }

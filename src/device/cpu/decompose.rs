@@ -24,7 +24,7 @@ use num_complex::Complex;
 use num_traits::Float;
 use rayon::prelude::*;
 
-use super::CpuElement;
+use super::{threads, CpuElement};
 use crate::error::{linalg_error, Result};
 
 /// The element types faer decomposes: f32, f64, c64, c128.
@@ -125,11 +125,13 @@ fn each<I: Sync, R: Send>(
     elements: usize,
     f: impl Fn(&I, Par) -> Result<R> + Sync,
 ) -> Result<Vec<R>> {
-    if items.len() > 1 && elements <= SMALL {
-        items.par_iter().map(|m| f(m, Par::Seq)).collect()
-    } else {
-        items.iter().map(|m| f(m, Par::rayon(0))).collect()
-    }
+    threads::install(|| {
+        if items.len() > 1 && elements <= SMALL {
+            items.par_iter().map(|m| f(m, Par::Seq)).collect()
+        } else {
+            items.iter().map(|m| f(m, Par::rayon(0))).collect()
+        }
+    })
 }
 
 fn elements<T>(mats: &[ArrayView2<'_, T>]) -> usize {

@@ -18,6 +18,9 @@ use num_complex::Complex;
 use rayon::prelude::*;
 use rustfft::{Fft, FftDirection, FftNum, FftPlanner};
 
+use super::threads;
+use crate::base::interrupt::Stop;
+
 /// Lanes gathered into rows together when the axis is not the last.
 const BLOCK: usize = 16;
 /// Elements a task transforms when the lanes are contiguous rows.
@@ -145,11 +148,20 @@ fn between<A, B, S, F>(
     if dst.is_empty() || src.is_empty() {
         return;
     }
+    // Every task checks for an interrupt first, and skips its lanes after one.
+    let stop = Stop::current();
+    let work = |s: &mut S, a: &[A], b: &mut [B]| {
+        if !stop.requested() {
+            work(s, a, b)
+        }
+    };
     if inner == 1 {
         let rows = (TASK_ELEMENTS / src_len.max(dst_len)).max(1);
-        src.par_chunks(rows * src_len)
-            .zip(dst.par_chunks_mut(rows * dst_len))
-            .for_each_init(S::default, |s, (a, b)| work(s, a, b));
+        threads::install(|| {
+            src.par_chunks(rows * src_len)
+                .zip(dst.par_chunks_mut(rows * dst_len))
+                .for_each_init(S::default, |s, (a, b)| work(s, a, b))
+        });
         return;
     }
     let outer = src.len() / (src_len * inner);
@@ -163,16 +175,18 @@ fn between<A, B, S, F>(
         .into_outer_iter_mut()
         .flat_map(|m| m.into_axis_chunks_iter_mut(Axis(1), BLOCK))
         .collect();
-    sources.into_par_iter().zip(targets).for_each_init(
-        || (S::default(), Vec::new(), Vec::new()),
-        |(s, rows_in, rows_out), (from, mut to)| {
-            let width = from.ncols();
-            gather(&from, sized(rows_in, width * src_len));
-            let rows_out = sized(rows_out, width * dst_len);
-            work(s, &rows_in[..width * src_len], rows_out);
-            scatter(rows_out, &mut to);
-        },
-    );
+    threads::install(|| {
+        sources.into_par_iter().zip(targets).for_each_init(
+            || (S::default(), Vec::new(), Vec::new()),
+            |(s, rows_in, rows_out), (from, mut to)| {
+                let width = from.ncols();
+                gather(&from, sized(rows_in, width * src_len));
+                let rows_out = sized(rows_out, width * dst_len);
+                work(s, &rows_in[..width * src_len], rows_out);
+                scatter(rows_out, &mut to);
+            },
+        )
+    });
 }
 
 /// Runs `work(rows)` in place over every lane along the middle axis of `data`
@@ -186,10 +200,18 @@ where
     if data.is_empty() {
         return;
     }
+    let stop = Stop::current();
+    let work = |s: &mut S, rows: &mut [A]| {
+        if !stop.requested() {
+            work(s, rows)
+        }
+    };
     if inner == 1 {
         let rows = (TASK_ELEMENTS / len).max(1);
-        data.par_chunks_mut(rows * len)
-            .for_each_init(S::default, |s, rows| work(s, rows));
+        threads::install(|| {
+            data.par_chunks_mut(rows * len)
+                .for_each_init(S::default, |s, rows| work(s, rows))
+        });
         return;
     }
     let outer = data.len() / (len * inner);
@@ -198,15 +220,17 @@ where
         .into_outer_iter_mut()
         .flat_map(|m| m.into_axis_chunks_iter_mut(Axis(1), BLOCK))
         .collect();
-    blocks.into_par_iter().for_each_init(
-        || (S::default(), Vec::new()),
-        |(s, rows), mut block| {
-            let rows = sized(rows, block.len());
-            gather(&block.view(), rows);
-            work(s, rows);
-            scatter(rows, &mut block);
-        },
-    );
+    threads::install(|| {
+        blocks.into_par_iter().for_each_init(
+            || (S::default(), Vec::new()),
+            |(s, rows), mut block| {
+                let rows = sized(rows, block.len());
+                gather(&block.view(), rows);
+                work(s, rows);
+                scatter(rows, &mut block);
+            },
+        )
+    });
 }
 
 /// Lane `b` of a `[len, width]` block into row `b` of `rows`.

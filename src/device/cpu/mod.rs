@@ -9,6 +9,7 @@ pub mod linalg;
 pub mod npy;
 pub mod random;
 pub mod retain;
+pub mod threads;
 
 use std::cell::RefCell;
 use std::rc::Rc;

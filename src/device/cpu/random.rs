@@ -18,6 +18,8 @@ use rand_distr::{Binomial, Distribution, Exp1, Poisson, StandardNormal};
 use rand_pcg::Pcg64;
 use rayon::prelude::*;
 
+use super::threads;
+
 /// Elements per independently seeded chunk. Part of the stream definition:
 /// changing it changes the numbers a seed produces.
 const CHUNK_LEN: usize = 1 << 16;
@@ -223,9 +225,11 @@ impl Rng {
         if out.len() <= CHUNK_LEN {
             out.chunks_mut(CHUNK_LEN).enumerate().for_each(fill_chunk);
         } else {
-            out.par_chunks_mut(CHUNK_LEN)
-                .enumerate()
-                .for_each(fill_chunk);
+            threads::install(|| {
+                out.par_chunks_mut(CHUNK_LEN)
+                    .enumerate()
+                    .for_each(fill_chunk)
+            });
         }
     }
 }

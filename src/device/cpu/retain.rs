@@ -8,7 +8,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Mutex;
 
 /// Blocks at least this large are kept when freed.
-const LARGE: usize = 64 << 20;
+const LARGE: usize = 4 << 20;
 /// At most this many blocks, and this many bytes, are kept.
 const SLOTS: usize = 4;
 const MAX_KEPT_BYTES: usize = 4 << 30;

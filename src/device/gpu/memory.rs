@@ -102,6 +102,21 @@ impl Gpu {
         })))
     }
 
+    /// Bytes of the memory pool that buffers use now (not what the pool keeps for reuse).
+    pub fn pool_used_bytes(&self) -> Result<u64> {
+        let mut used: u64 = 0;
+        // SAFETY: the pool belongs to this context, and this attribute is a 64-bit count.
+        unsafe {
+            cu::mem_pool::get_attribute(
+                self.pool,
+                sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_CURRENT,
+                std::ptr::from_mut(&mut used).cast(),
+            )
+        }
+        .map_err(|e| driver_error("cannot read the gpu memory pool's use", e))?;
+        Ok(used)
+    }
+
     fn alloc_bytes(&self, bytes: usize) -> Result<sys::CUdeviceptr> {
         // SAFETY: the pool and stream belong to this context.
         let first = unsafe { cu::mem_pool::alloc_async(self.pool, bytes, self.stream) };

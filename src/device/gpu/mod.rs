@@ -60,6 +60,18 @@ fn kernel_driver_version() -> Option<String> {
         .map(str::to_string)
 }
 
+/// Bytes of device memory that live gpu buffers hold now (after queued work and frees have run),
+/// or `None` if this session has not used the gpu.
+pub fn memory_in_use() -> Result<Option<u64>> {
+    match started() {
+        Some(g) => {
+            g.synchronize()?;
+            g.pool_used_bytes().map(Some)
+        }
+        None => Ok(None),
+    }
+}
+
 /// Waits for queued gpu work, if this session has used the gpu at all.
 pub fn synchronize() -> Result<()> {
     match started() {

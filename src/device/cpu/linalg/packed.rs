@@ -1,0 +1,504 @@
+//! The packed matrix product (x86-64 with AVX2 and FMA).
+//!
+//! Loops, outermost first, as in BLIS: `NC` columns of `b`; a slab of depth,
+//! for which the `depth × NC` block of `b` is packed (to stay in L3) as
+//! `NR`-column panels; row blocks of `a` (in parallel), each packed (to stay
+//! in L2) as `MR`-row panels; then every B panel, and for each every A panel,
+//! which updates one `MR × NR` tile of `c`. A B panel (depth × `NR`, 32–36 KiB)
+//! stays in L1 while the A panels stream past it from L2; the other order
+//! (A panels outside) streams B panels from L3 and ran at half the speed on
+//! AVX-512 cpus.
+//!
+//! A tile's multiply-adds need its part of `c` only at the end, so each tile
+//! asks, during its first steps, for the rows of `c` that the next tile will
+//! update: their cache misses overlap the work instead of stalling it.
+
+use super::{Float, Panels, PARALLEL_GEMM_MIN_WORK};
+use crate::base::interrupt::Stop;
+use crate::device::cpu::threads;
+use ndarray::{s, ArrayView2, Axis};
+use rayon::prelude::*;
+use std::mem::MaybeUninit;
+
+/// Columns of `b` per packed block (192 × 2048 f64 = 3 MiB, in L3).
+const NC: usize = 2048;
+
+/// The tile on cpus with AVX-512: 8 rows × 3 512-bit registers of
+/// accumulators use 24 of the 32 vector registers, and each step's 8
+/// broadcasts and 3 loads feed 24 multiply-adds. (12 × 2 ran at 90% of this
+/// speed, 14 × 2 and 6 × 4 at 92–95%, measured alone on the panels.)
+pub(super) const WIDE_MR: usize = 8;
+const WIDE_VECTORS: usize = 3;
+
+/// A tile row of `WIDE_VECTORS` 512-bit registers: the width when `wide_vectors()`.
+const WIDE_TILE_ROW_BYTES: usize = WIDE_VECTORS * 64;
+
+#[cfg(target_arch = "x86_64")]
+pub(super) fn cpu_supported() -> bool {
+    is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+pub(super) fn cpu_supported() -> bool {
+    false
+}
+
+/// Whether the cpu also has 512-bit vectors (AVX-512F): tiles are then `WIDE_MR`
+/// rows of `WIDE_VECTORS` 512-bit registers, computed by `WideTile::wide_tile`.
+#[cfg(target_arch = "x86_64")]
+pub(super) fn wide_vectors() -> bool {
+    is_x86_feature_detected!("avx512f")
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+pub(super) fn wide_vectors() -> bool {
+    false
+}
+
+/// `c = a · b` with `c` the row-major `(m, n)` result, which may start
+/// uninitialized: the first slab of depth writes every element and later
+/// slabs add to it. Only call it when `cpu_supported()`, and with `MR = WIDE_MR`
+/// and tiles `WIDE_TILE_ROW_BYTES` wide only when `wide_vectors()`;
+/// `depth_block` is the depth of a packed slab. False when an interrupt stopped it: then
+/// `c` is partly written.
+pub(super) fn matmul<T: Float, const MR: usize, const NR: usize>(
+    a: ArrayView2<T>,
+    b: ArrayView2<T>,
+    c: &mut [MaybeUninit<T>],
+    depth_block: usize,
+) -> bool {
+    let stop = Stop::current();
+    threads::install(|| matmul_in_pool::<T, MR, NR>(a, b, c, depth_block, &stop));
+    !stop.requested()
+}
+
+fn matmul_in_pool<T: Float, const MR: usize, const NR: usize>(
+    a: ArrayView2<T>,
+    b: ArrayView2<T>,
+    c: &mut [MaybeUninit<T>],
+    depth_block: usize,
+    stop: &Stop,
+) {
+    let ((m, k), (_, n)) = (a.dim(), b.dim());
+    let threads = rayon::current_num_threads();
+    let parallel = threads > 1 && m.saturating_mul(n).saturating_mul(k) >= PARALLEL_GEMM_MIN_WORK;
+    let row_blocks = row_blocks(m, MR, if parallel { threads } else { 1 });
+    T::with_panel_buffer(Panels::B, |b_buffer| {
+        for col0 in (0..n).step_by(NC) {
+            let cols = NC.min(n - col0);
+            for depth0 in (0..k).step_by(depth_block) {
+                if stop.requested() {
+                    return;
+                }
+                let depth = depth_block.min(k - depth0);
+                let b_block = b.slice(s![depth0..depth0 + depth, col0..col0 + cols]);
+                let slab = Slab {
+                    a: a.slice(s![.., depth0..depth0 + depth]),
+                    b_panels: pack_b::<T, NR>(b_block, b_buffer, parallel),
+                    col0,
+                    cols,
+                    ldc: n,
+                    first: depth0 == 0,
+                };
+                let mut blocks = Vec::with_capacity(row_blocks.len());
+                let mut rest = &mut *c;
+                for rows in &row_blocks {
+                    let (block, after) = rest.split_at_mut(rows.len() * n);
+                    blocks.push((rows.start, block));
+                    rest = after;
+                }
+                // A block is at most 96 rows × 2048 columns × 192 steps (75 MFLOP): an
+                // interrupt is seen within milliseconds.
+                let multiply = |(row0, c_rows)| {
+                    if !stop.requested() {
+                        slab.multiply::<MR>(row0, c_rows)
+                    }
+                };
+                if parallel {
+                    blocks.into_par_iter().for_each(multiply);
+                } else {
+                    blocks.into_iter().for_each(multiply);
+                }
+            }
+        }
+    });
+}
+
+/// The rows of `a` (and `c`) in blocks of at most 12 panels of `MR` rows (96 × 192 f64 =
+/// 144 KiB, in L2), as many for each of `threads` threads, each within a panel of the
+/// others: every slab ends when its slowest thread does, and blocks of whole panels that
+/// differed by up to a block had cost 5–10% with 2 threads.
+fn row_blocks(m: usize, mr: usize, threads: usize) -> Vec<std::ops::Range<usize>> {
+    const MOST_PANELS: usize = 12;
+    let panels = m.div_ceil(mr);
+    let per_thread = panels.div_ceil(threads).div_ceil(MOST_PANELS).max(1);
+    let blocks = (threads * per_thread).min(panels);
+    (0..blocks)
+        .map(|b| (b * panels / blocks * mr).min(m)..((b + 1) * panels / blocks * mr).min(m))
+        .collect()
+}
+
+/// One slab of depth: all of `a`'s columns in it, the packed rows of `b`,
+/// and the columns of `c` they update (set, for the first slab).
+struct Slab<'a, T, const NR: usize> {
+    a: ArrayView2<'a, T>,
+    b_panels: &'a [[T; NR]],
+    col0: usize,
+    cols: usize,
+    ldc: usize,
+    first: bool,
+}
+
+impl<T: Float, const NR: usize> Slab<'_, T, NR> {
+    /// `c_rows[:, col0..col0 + cols] += a[row0.., slab] · b[slab, col0..col0 + cols]`,
+    /// where `c_rows` holds whole rows of `c` starting at row `row0`.
+    fn multiply<const MR: usize>(&self, row0: usize, c_rows: &mut [MaybeUninit<T>]) {
+        T::with_panel_buffer(Panels::A, |a_buffer| {
+            let rows = c_rows.len() / self.ldc;
+            let a_panels = pack_a::<T, MR>(self.a.slice(s![row0..row0 + rows, ..]), a_buffer);
+            self.multiply_packed(a_panels, c_rows);
+        });
+    }
+
+    fn multiply_packed<const MR: usize>(
+        &self,
+        a_panels: &[[T; MR]],
+        c_rows: &mut [MaybeUninit<T>],
+    ) {
+        let rows = c_rows.len() / self.ldc;
+        let depth = self.a.ncols();
+        let offset =
+            |tile_row0: usize, tile_col0: usize| tile_row0 * self.ldc + self.col0 + tile_col0;
+        for (panel_col, b_panel) in self.b_panels.chunks_exact(depth).enumerate() {
+            let tile_col0 = panel_col * NR;
+            for (panel_row, a_panel) in a_panels.chunks_exact(depth).enumerate() {
+                let tile_row0 = panel_row * MR;
+                let tile = TileShape {
+                    ldc: self.ldc,
+                    rows: MR.min(rows - tile_row0),
+                    cols: NR.min(self.cols - tile_col0),
+                    first: self.first,
+                };
+                // Down the column of tiles, then to the top of the next one.
+                let next_tile = if tile_row0 + MR < rows {
+                    offset(tile_row0 + MR, tile_col0)
+                } else {
+                    offset(0, tile_col0 + NR)
+                };
+                let next_tile = c_rows.as_ptr().wrapping_add(next_tile).cast::<T>();
+                let c_tile = &mut c_rows[offset(tile_row0, tile_col0)..];
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: `matmul` is only called when `cpu_supported()` has found
+                // AVX2 and FMA, and with wide tiles only when `wide_vectors()` has
+                // found AVX-512F: the features of these functions. A wide tile's
+                // panels hold `depth` steps of `WIDE_MR` and `WIDE_VECTORS`
+                // registers of values, and `c_tile` holds `tile`'s rows at stride `ldc`.
+                unsafe {
+                    if MR == WIDE_MR && NR * std::mem::size_of::<T>() == WIDE_TILE_ROW_BYTES {
+                        T::wide_tile(
+                            a_panel.as_ptr().cast(),
+                            b_panel.as_ptr().cast(),
+                            depth,
+                            c_tile.as_mut_ptr().cast(),
+                            tile,
+                            next_tile,
+                        )
+                    } else {
+                        micro_kernel_avx2_fma(a_panel, b_panel, c_tile, tile)
+                    }
+                };
+                #[cfg(not(target_arch = "x86_64"))]
+                {
+                    let _ = next_tile;
+                    micro_kernel(a_panel, b_panel, c_tile, tile);
+                }
+            }
+        }
+    }
+}
+
+/// Where a register tile lands in `c`: the row stride, the valid rows and
+/// columns (fewer than `MR × NR` at the matrix edges), and whether the tile
+/// is set (first slab) or added to.
+#[derive(Clone, Copy)]
+pub struct TileShape {
+    ldc: usize,
+    rows: usize,
+    cols: usize,
+    first: bool,
+}
+
+/// The tile kernel for cpus with AVX-512, written with intrinsics: the
+/// compiler's vectorisation of `micro_kernel` spilled accumulators for some
+/// tile heights and left 5–10% on the table for the others.
+#[cfg(target_arch = "x86_64")]
+pub trait WideTile: Sized {
+    /// `c += a · b` for one `WIDE_MR × WIDE_VECTORS` registers tile (`=` in the first
+    /// slab), prefetching the rows of `next_tile` meanwhile.
+    ///
+    /// # Safety
+    /// The cpu has AVX-512F; `a` holds `depth · WIDE_MR` values, `b` holds
+    /// `depth` rows of `WIDE_VECTORS` registers, `c` holds `tile.rows` rows of
+    /// `tile.cols` values at stride `tile.ldc` (initialized unless `tile.first`).
+    unsafe fn wide_tile(
+        a: *const Self,
+        b: *const Self,
+        depth: usize,
+        c: *mut Self,
+        tile: TileShape,
+        next_tile: *const Self,
+    );
+}
+
+#[cfg(target_arch = "x86_64")]
+macro_rules! wide_tile_kernel {
+    ($t:ty, $lanes:literal, $zero:ident, $set1:ident, $load:ident, $store:ident, $add:ident, $fmadd:ident) => {
+        impl WideTile for $t {
+            #[target_feature(enable = "avx512f")]
+            unsafe fn wide_tile(
+                a: *const $t,
+                b: *const $t,
+                depth: usize,
+                c: *mut $t,
+                tile: TileShape,
+                next_tile: *const $t,
+            ) {
+                use std::arch::x86_64::*;
+                const ROW: usize = WIDE_VECTORS * $lanes;
+                let mut acc = [[$zero(); WIDE_VECTORS]; WIDE_MR];
+                for step in 0..depth {
+                    if step < WIDE_MR {
+                        // A row of the next tile is four cache lines at most.
+                        let row = next_tile.wrapping_add(step * tile.ldc);
+                        for line in [0, $lanes, 2 * $lanes, ROW - 1] {
+                            _mm_prefetch::<_MM_HINT_T0>(row.wrapping_add(line).cast());
+                        }
+                    }
+                    // SAFETY (for the whole block): the caller's bounds.
+                    unsafe {
+                        let b_row = b.add(step * ROW);
+                        let b_values: [_; WIDE_VECTORS] =
+                            std::array::from_fn(|v| $load(b_row.add(v * $lanes)));
+                        for (r, acc_row) in acc.iter_mut().enumerate() {
+                            let a_value = $set1(*a.add(step * WIDE_MR + r));
+                            for (sum, &b_value) in acc_row.iter_mut().zip(&b_values) {
+                                *sum = $fmadd(a_value, b_value, *sum);
+                            }
+                        }
+                    }
+                }
+                unsafe {
+                    if tile.rows == WIDE_MR && tile.cols == ROW {
+                        for (r, acc_row) in acc.iter().enumerate() {
+                            let row = c.add(r * tile.ldc);
+                            for (v, &sum) in acc_row.iter().enumerate() {
+                                let at = row.add(v * $lanes);
+                                let total = if tile.first {
+                                    sum
+                                } else {
+                                    $add(sum, $load(at))
+                                };
+                                $store(at, total);
+                            }
+                        }
+                        return;
+                    }
+                    // An edge tile: through a buffer, only its valid part.
+                    let mut sums = [<$t>::default(); ROW * WIDE_MR];
+                    for (r, acc_row) in acc.iter().enumerate() {
+                        for (v, &sum) in acc_row.iter().enumerate() {
+                            $store(sums.as_mut_ptr().add(r * ROW + v * $lanes), sum);
+                        }
+                    }
+                    for r in 0..tile.rows {
+                        for j in 0..tile.cols {
+                            let value = c.add(r * tile.ldc + j);
+                            let sum = sums[r * ROW + j];
+                            *value = if tile.first { sum } else { sum + *value };
+                        }
+                    }
+                }
+            }
+        }
+    };
+}
+
+#[cfg(target_arch = "x86_64")]
+wide_tile_kernel!(
+    f64,
+    8,
+    _mm512_setzero_pd,
+    _mm512_set1_pd,
+    _mm512_loadu_pd,
+    _mm512_storeu_pd,
+    _mm512_add_pd,
+    _mm512_fmadd_pd
+);
+#[cfg(target_arch = "x86_64")]
+wide_tile_kernel!(
+    f32,
+    16,
+    _mm512_setzero_ps,
+    _mm512_set1_ps,
+    _mm512_loadu_ps,
+    _mm512_storeu_ps,
+    _mm512_add_ps,
+    _mm512_fmadd_ps
+);
+
+/// Other cpus have no wide tiles.
+#[cfg(not(target_arch = "x86_64"))]
+pub trait WideTile {}
+#[cfg(not(target_arch = "x86_64"))]
+impl WideTile for f64 {}
+#[cfg(not(target_arch = "x86_64"))]
+impl WideTile for f32 {}
+
+/// `micro_kernel` compiled for AVX2 and FMA, with the tile of `c` prefetched
+/// first so that its cache misses overlap the multiply-adds.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn micro_kernel_avx2_fma<T: Float, const MR: usize, const NR: usize>(
+    a_panel: &[[T; MR]],
+    b_panel: &[[T; NR]],
+    c_tile: &mut [MaybeUninit<T>],
+    tile: TileShape,
+) {
+    prefetch_tile(c_tile, tile);
+    micro_kernel(a_panel, b_panel, c_tile, tile);
+}
+
+/// Asks for the first and last element of each row of a tile of `c`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn prefetch_tile<T>(c_tile: &[MaybeUninit<T>], tile: TileShape) {
+    use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+    for row in 0..tile.rows {
+        let start = row * tile.ldc;
+        for value in [c_tile.get(start), c_tile.get(start + tile.cols - 1)]
+            .into_iter()
+            .flatten()
+        {
+            // SAFETY: SSE is part of every x86-64 cpu; a prefetch never faults.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(value).cast()) };
+        }
+    }
+}
+
+/// `c_tile += a_panel · b_panel` for one `MR × NR` tile (`=` in the first slab).
+///
+/// Fixed trip counts and arrays let the compiler unroll this into a loop of
+/// `MR` broadcasts, two loads and `2·MR` vector FMAs, with the whole tile
+/// held in registers.
+#[inline(always)]
+fn micro_kernel<T: Float, const MR: usize, const NR: usize>(
+    a_panel: &[[T; MR]],
+    b_panel: &[[T; NR]],
+    c_tile: &mut [MaybeUninit<T>],
+    tile: TileShape,
+) {
+    let mut acc = [[T::zero(); NR]; MR];
+    for (a_column, b_row) in a_panel.iter().zip(b_panel) {
+        for (acc_row, &a_value) in acc.iter_mut().zip(a_column) {
+            for (acc_value, &b_value) in acc_row.iter_mut().zip(b_row) {
+                *acc_value = a_value.mul_add(b_value, *acc_value);
+            }
+        }
+    }
+    for (row, acc_row) in acc.iter().enumerate().take(tile.rows) {
+        let start = row * tile.ldc;
+        let c_row = &mut c_tile[start..start + tile.cols];
+        for (c_value, &sum) in c_row.iter_mut().zip(acc_row) {
+            let total = if tile.first {
+                sum
+            } else {
+                // SAFETY: the first slab has written every element of `c`.
+                sum + unsafe { c_value.assume_init() }
+            };
+            c_value.write(total);
+        }
+    }
+}
+
+/// Packs `a_block` into `buffer` as `MR`-row panels: panel `i` holds, for each
+/// depth `p`, the `MR` values `a[i·MR .. i·MR + MR, p]`, zero-padded past the last row.
+fn pack_a<'a, T: Float, const MR: usize>(
+    a_block: ArrayView2<T>,
+    buffer: &'a mut Vec<T>,
+) -> &'a [[T; MR]] {
+    let (rows, depth) = a_block.dim();
+    let panels = panel_slots(buffer, rows.div_ceil(MR) * depth);
+    let a_row_groups = a_block.axis_chunks_iter(Axis(0), MR);
+    for (panel, a_rows) in panels.chunks_exact_mut(depth).zip(a_row_groups) {
+        let rows: [Option<&[T]>; MR] = std::array::from_fn(|lane| {
+            (lane < a_rows.nrows())
+                .then(|| a_rows.row(lane).to_slice())
+                .flatten()
+        });
+        if rows.iter().all(Option::is_some) {
+            // MR contiguous rows: each slot is written once, in order.
+            let rows = rows.map(Option::unwrap_or_default);
+            for (p, slot) in panel.iter_mut().enumerate() {
+                *slot = std::array::from_fn(|lane| rows[lane][p]);
+            }
+            continue;
+        }
+        for (lane, a_row) in a_rows.rows().into_iter().enumerate() {
+            for (slot, &value) in panel.iter_mut().zip(a_row) {
+                slot[lane] = value;
+            }
+        }
+        for slot in panel.iter_mut() {
+            slot[a_rows.nrows()..].fill(T::zero());
+        }
+    }
+    panels
+}
+
+/// The first `count` slots of `N` values in `buffer`, which grows to hold
+/// them. They keep what the last product left there, so the packers write
+/// every value, padding included: padded lanes are multiplied and then
+/// dropped, and zeros there (not stale values, perhaps subnormal) cost nothing.
+fn panel_slots<T: Float, const N: usize>(buffer: &mut Vec<T>, count: usize) -> &mut [[T; N]] {
+    if buffer.len() < count * N {
+        buffer.resize(count * N, T::zero());
+    }
+    &mut buffer.as_chunks_mut::<N>().0[..count]
+}
+
+/// Packs `b_block` into `buffer` as `NR`-column panels: panel `j` holds, for each
+/// depth `p`, the `NR` values `b[p, j·NR .. j·NR + NR]`, zero-padded past the last column.
+fn pack_b<'a, T: Float, const NR: usize>(
+    b_block: ArrayView2<T>,
+    buffer: &'a mut Vec<T>,
+    parallel: bool,
+) -> &'a [[T; NR]] {
+    let (depth, cols) = b_block.dim();
+    let panels = panel_slots(buffer, cols.div_ceil(NR) * depth);
+    let pack_panel = |(index, panel): (usize, &mut [[T; NR]])| {
+        let col0 = index * NR;
+        let width = NR.min(cols - col0);
+        for (slot, b_row) in panel.iter_mut().zip(b_block.rows()) {
+            match b_row.as_slice() {
+                // A fixed-size copy compiles to two vector moves, not a call to memmove.
+                Some(row) if width == NR => slot.copy_from_slice(&row[col0..col0 + NR]),
+                _ => {
+                    let values = b_row.slice_move(s![col0..col0 + width]);
+                    for (value, &b_value) in slot.iter_mut().zip(values) {
+                        *value = b_value;
+                    }
+                    slot[width..].fill(T::zero());
+                }
+            }
+        }
+    };
+    if parallel {
+        panels
+            .par_chunks_mut(depth)
+            .enumerate()
+            .for_each(pack_panel);
+    } else {
+        panels.chunks_mut(depth).enumerate().for_each(pack_panel);
+    }
+    panels
+}

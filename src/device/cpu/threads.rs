@@ -1,0 +1,53 @@
+//! The cpu's worker threads: how many there are (`:threads`, `--threads`), and
+//! the pool every parallel loop of the cpu runs in.
+//!
+//! rayon's global pool, one thread a core, serves by default. A smaller or
+//! larger count is a pool of its own, which `install` enters: rayon cannot
+//! resize its global pool, and the interpreter cannot move to a pool's thread
+//! (its state is not `Send`), so each parallel loop enters the pool itself.
+//! The setting is the process's, as OpenBLAS's thread count is NumPy's.
+
+use rayon::{ThreadPool, ThreadPoolBuilder};
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// The pool set by `set`, or `None` for rayon's global one.
+static POOL: Mutex<Option<Arc<ThreadPool>>> = Mutex::new(None);
+
+/// Sets the worker threads: `Some(n)` (n ≥ 1), or `None` for one a core.
+pub fn set(count: Option<usize>) -> Result<(), String> {
+    let pool = match count {
+        Some(0) => return Err("the thread count must be at least 1".to_string()),
+        Some(n) if n != global_count() => Some(Arc::new(
+            ThreadPoolBuilder::new()
+                .num_threads(n)
+                .thread_name(|k| format!("arrsh-cpu-{k}"))
+                .build()
+                .map_err(|e| format!("cannot start {n} threads: {e}"))?,
+        )),
+        _ => None,
+    };
+    *POOL.lock().unwrap_or_else(PoisonError::into_inner) = pool;
+    Ok(())
+}
+
+/// How many worker threads parallel loops use.
+pub fn count() -> usize {
+    current().map_or_else(global_count, |pool| pool.current_num_threads())
+}
+
+/// The threads of rayon's global pool (one a core, unless `RAYON_NUM_THREADS` says otherwise).
+fn global_count() -> usize {
+    rayon::current_num_threads()
+}
+
+/// Runs `op` in the workers' pool, so that its parallel loops use the set count.
+pub fn install<R: Send>(op: impl FnOnce() -> R + Send) -> R {
+    match current() {
+        Some(pool) => pool.install(op),
+        None => op(),
+    }
+}
+
+fn current() -> Option<Arc<ThreadPool>> {
+    POOL.lock().unwrap_or_else(PoisonError::into_inner).clone()
+}
