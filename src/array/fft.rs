@@ -65,11 +65,22 @@ impl Norm {
 pub fn fft(x: &Array, n: Option<i64>, axis: i64, norm: Norm, inverse: bool) -> Result<Array> {
     fftn(
         x,
-        n.map(|n| [n]).as_ref().map(|s| &s[..]),
+        one_axis_points(n)?.as_ref().map(|s| &s[..]),
         Some(&[axis]),
         norm,
         inverse,
     )
+}
+
+/// A 1-d transform's `n=` as the `s=` of an n-d one, where -1 means "the axis's length": a
+/// 1-d `n` must be a count of points.
+fn one_axis_points(n: Option<i64>) -> Result<Option<[i64; 1]>> {
+    match n {
+        Some(n) if n < 1 => Err(value_error(format!(
+            "Invalid number of FFT data points ({n}) specified."
+        ))),
+        _ => Ok(n.map(|n| [n])),
+    }
 }
 
 /// `fftn`/`ifftn` (and `fft2`, whose caller gives the axes): over `axes` (all by default, or the
@@ -92,7 +103,7 @@ pub fn fftn(
 pub fn rfft(x: &Array, n: Option<i64>, axis: i64, norm: Norm) -> Result<Array> {
     rfftn(
         x,
-        n.map(|n| [n]).as_ref().map(|s| &s[..]),
+        one_axis_points(n)?.as_ref().map(|s| &s[..]),
         Some(&[axis]),
         norm,
     )
@@ -111,7 +122,7 @@ pub fn rfftn(x: &Array, s: Option<&[i64]>, axes: Option<&[i64]>, norm: Norm) -> 
 pub fn irfft(x: &Array, n: Option<i64>, axis: i64, norm: Norm) -> Result<Array> {
     irfftn(
         x,
-        n.map(|n| [n]).as_ref().map(|s| &s[..]),
+        one_axis_points(n)?.as_ref().map(|s| &s[..]),
         Some(&[axis]),
         norm,
     )

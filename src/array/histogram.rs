@@ -84,7 +84,18 @@ pub enum Bins {
 /// NumPy's bin edges for `bins` over `a`.
 pub fn bin_edges(a: &Array, bins: &Bins) -> Result<Array> {
     match bins {
-        Bins::Edges(edges) => Ok(edges.clone()),
+        Bins::Edges(edges) => {
+            if edges.size() >= 2 {
+                let steps = diff(edges, 1, -1, None, None)?;
+                let falls = with_scalar(Op::Less, &steps, Scalar::Float(0.0))?;
+                if reduce::reduce_all(Reduction::Any, &falls)?.as_f64() != 0.0 {
+                    return Err(value_error(
+                        "`bins` must increase monotonically, when an array",
+                    ));
+                }
+            }
+            Ok(edges.clone())
+        }
         Bins::Count(count, range) => {
             if *count == 0 {
                 return Err(value_error("`bins` must be positive, when an integer"));

@@ -323,6 +323,15 @@ pub fn average(a: &Array, weights: &Array, axis: Option<i64>) -> Result<Array> {
         )
     };
     let total = sum(&super::shape::broadcast_to(&weights, a.shape())?)?;
+    let zero_total = reduce::reduce_all(
+        Reduction::Any,
+        &super::ops::with_scalar(Op::Equal, &total, Scalar::Float(0.0))?,
+    )?;
+    if zero_total.as_f64() != 0.0 {
+        return Err(value_error(
+            "ZeroDivisionError: Weights sum to zero, can't be normalized",
+        ));
+    }
     binary(
         Op::Divide,
         &sum(&binary(Op::Multiply, a, &weights)?)?,

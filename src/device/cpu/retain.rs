@@ -7,7 +7,8 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Mutex;
 
-/// Blocks at least this large are kept when freed.
+/// Blocks at least this large are kept when freed. (With 64 MiB, the 32 MB results of repeated
+/// 2000² products came back from glibc as fresh memory, a tenth of each product's time in faults.)
 const LARGE: usize = 4 << 20;
 /// At most this many blocks, and this many bytes, are kept.
 const SLOTS: usize = 4;
