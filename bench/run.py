@@ -775,6 +775,8 @@ def parse_args(case_names: list[str]) -> argparse.Namespace:
                         help="run only these cases ('startup' for the start-up times)")
     parser.add_argument("--arrsh", type=Path, default=DEFAULT_ARRSH, help=f"arrsh binary (default {DEFAULT_ARRSH})")
     parser.add_argument("--device", choices=["cpu", "gpu"], default="cpu")
+    parser.add_argument("--results", type=Path, metavar="FILE",
+                        help="where a full run writes its report (default bench/RESULTS.md, RESULTS-gpu.md with --device gpu)")
     return parser.parse_args()
 
 
@@ -789,8 +791,7 @@ def run_cases(cases: list[Case], plan: Plan, arrsh: Arrsh, baseline_unusable: st
     return results
 
 
-def write_results(report: str, plan: Plan, complete_run: bool) -> None:
-    results_file = RESULTS_FILE[plan.device]
+def write_results(report: str, plan: Plan, complete_run: bool, results_file: Path) -> None:
     if complete_run:
         results_file.write_text(report)
         log(f"wrote {results_file}")
@@ -853,7 +854,7 @@ def main() -> int:
     report = render_report(sections, plan)
     print(report)
     complete_run = not (args.quick or args.only or arrsh.unusable or baseline_unusable)
-    write_results(report, plan, complete_run)
+    write_results(report, plan, complete_run, args.results or RESULTS_FILE[plan.device])
     return 1 if any(measurement.failure for measurement in measurements) else 0
 
 

@@ -8,7 +8,7 @@
 # once only made them fight over the same cores (and the threads also over Python's lock).
 #
 # This script makes the same five products one after another on the cpu, first with the cpu's worker
-# threads set to 1, then 2, 4 and all of them (`:threads N`, or `--threads N` for a whole session),
+# threads set to 1, then 2, 4, 8 and all of them (`:threads N`, or `--threads N` for a whole session),
 # and prints the time of the five and the speed-up over one thread:
 #
 #     arrsh scripts/threads.arr
@@ -52,7 +52,10 @@ print("2 threads:   ", products, "products in", fmt(two), "·", times(one / two)
 four = five_products()
 print("4 threads:   ", products, "products in", fmt(four), "·", times(one / four), "the speed of 1")
 
+:threads 8
+eight = five_products()
+print("8 threads:   ", products, "products in", fmt(eight), "·", times(one / eight), "the speed of 1")
+
 :threads all
 every = five_products()
 print("all threads: ", products, "products in", fmt(every), "·", times(one / every), "the speed of 1")
-:threads

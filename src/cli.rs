@@ -228,6 +228,8 @@ pub fn run(options: Options) -> i32 {
     } else {
         interp.run_source(&name, &text, false)
     };
+    // Work still queued on the gpu is part of the script: a fault in it fails the script.
+    let result = result.and_then(|()| crate::device::synchronize());
     match result {
         Ok(()) => 0,
         Err(e) => report(&mut interp, &e),

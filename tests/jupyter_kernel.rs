@@ -1,6 +1,7 @@
 //! `arrsh kernel` driven by a real Jupyter client (`jupyter_client`, from PyPI): the
 //! kernelspec it installs, cells, errors, completion, inspection, interrupts, a restart, a
-//! forged message. The checks themselves are in `tests/jupyter/drive_kernel.py`.
+//! forged message. The checks themselves are in `tests/jupyter/drive_kernel.py`. Sessions that
+//! need no Python (a failed cell, a gpu fault) are driven from Rust over ZeroMQ.
 
 mod common;
 
@@ -151,4 +152,139 @@ fn kernelspecs_are_installed_and_removed_with_clear_errors() {
     let missing = arrsh(&["kernel", "--connection-file", "no-such.json"], &dir);
     assert_eq!(missing.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read the connection file"));
+}
+
+/// Runs `cells` in turn in a kernel started with `env`, driven over ZeroMQ from Rust (no Python
+/// client needed): each cell's outcome, `Err` with the error's text when it failed.
+fn run_cells(test: &str, env: &[(&str, &str)], cells: &[&str]) -> Vec<Result<(), String>> {
+    let dir = common::work_dir("jupyter", test);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let ip = "127.0.0.1".parse().unwrap();
+        let ports = jupyter_zmq_client::peek_ports(ip, 5).await.unwrap();
+        let info = jupyter_protocol::ConnectionInfo {
+            ip: "127.0.0.1".into(),
+            transport: jupyter_protocol::connection_info::Transport::TCP,
+            shell_port: ports[0],
+            iopub_port: ports[1],
+            stdin_port: ports[2],
+            control_port: ports[3],
+            hb_port: ports[4],
+            key: uuid::Uuid::new_v4().to_string(),
+            signature_scheme: "hmac-sha256".into(),
+            kernel_name: None,
+        };
+        let file = dir.join("connection.json");
+        std::fs::write(&file, serde_json::to_string(&info).unwrap()).unwrap();
+        let mut kernel = Command::new(env!("CARGO_BIN_EXE_arrsh"))
+            .args(["kernel", "--connection-file"])
+            .arg(&file)
+            .envs(env.iter().copied())
+            .env("NO_COLOR", "1")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let session = uuid::Uuid::new_v4().to_string();
+        let identity = jupyter_zmq_client::peer_identity_for_session(&session).unwrap();
+        let mut shell = None;
+        for _ in 0..100 {
+            let connected = jupyter_zmq_client::create_client_shell_connection_with_identity(
+                &info,
+                &session,
+                identity.clone(),
+            )
+            .await;
+            match connected {
+                Ok(s) => {
+                    shell = Some(s);
+                    break;
+                }
+                Err(_) => tokio::time::sleep(std::time::Duration::from_millis(100)).await,
+            }
+        }
+        let mut shell = shell.expect("the kernel's shell socket is reachable");
+        let mut outcomes = Vec::new();
+        for code in cells {
+            let request = jupyter_protocol::ExecuteRequest::new(code.to_string());
+            shell.send(request.into()).await.unwrap();
+            let reply = tokio::time::timeout(std::time::Duration::from_secs(120), shell.read())
+                .await
+                .expect("the kernel replies")
+                .unwrap();
+            outcomes.push(match reply.content {
+                jupyter_protocol::JupyterMessageContent::ExecuteReply(r) => match r.error {
+                    None => Ok(()),
+                    Some(e) => Err(e.evalue),
+                },
+                other => panic!("not an execute reply: {other:?}"),
+            });
+        }
+        let _ = kernel.kill();
+        let _ = kernel.wait();
+        outcomes
+    })
+}
+
+/// A failed cell leaves the kernel's session as it was: its assignments are undone.
+#[test]
+fn a_failed_cell_leaves_the_session_as_it_was() {
+    let outcomes = run_cells(
+        "failed_cell",
+        &[],
+        &["x = 5", "x = 6\ny = undefined_name", "assert(x == 5)"],
+    );
+    assert_eq!(outcomes[0], Ok(()));
+    assert_eq!(
+        outcomes[1],
+        Err("name `undefined_name` is not defined".into())
+    );
+    assert_eq!(outcomes[2], Ok(()));
+}
+
+/// With every conv2d kernel faulting on the device, the cell that faults loses the gpu's state;
+/// a later cell's name that held a gpu array is an error naming the cell where it was lost, the
+/// cpu variables are kept, and new gpu work either runs on a fresh context or says that only a
+/// restart brings the gpu back (what today's drivers allow).
+#[test]
+fn gpu_arrays_are_lost_after_a_fault_in_the_kernel() {
+    if !common::gpu_or_skip("gpu_arrays_are_lost_after_a_fault_in_the_kernel") {
+        return;
+    }
+    let outcomes = run_cells(
+        "gpu_fault",
+        &[("ARRSH_GPU_FAULT", "conv2d:trap")],
+        &[
+            "x = 5\ng = arange(3, device=gpu)\nassert(sum(g) == 3)",
+            "c = conv2d(ones([8, 8], device=gpu), ones([3, 3], device=gpu))\nsync()",
+            "y = x + 1\ng",
+            "assert(x == 5)",
+            "h = arange(3, device=gpu) * 2\nassert(sum(h) == 6)",
+        ],
+    );
+    assert_eq!(outcomes[0], Ok(()));
+    let fault = outcomes[1].as_ref().unwrap_err();
+    assert!(fault.contains("the gpu's state is lost"), "{fault}");
+    let lost = outcomes[2].as_ref().unwrap_err();
+    let restarted = lost.ends_with("make it again");
+    let advice = if restarted {
+        "make it again"
+    } else {
+        "restart arrsh to use the gpu again (CUDA cannot start it again in this process)"
+    };
+    assert_eq!(
+        lost,
+        &format!("`g` was on the gpu when its state was lost at line 2 of <cell 2>; {advice}")
+    );
+    assert_eq!(outcomes[3], Ok(()));
+    match &outcomes[4] {
+        Ok(()) => assert!(restarted),
+        Err(e) => assert!(
+            !restarted && e.contains("CUDA cannot start it again"),
+            "{e}"
+        ),
+    }
 }

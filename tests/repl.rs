@@ -332,10 +332,11 @@ fn gpu_faults_keep_the_session_and_its_variables() {
         "the gpu's state is lost",
     );
     check_variables(&mut s);
-    enter_expecting(
-        &mut s,
-        "g = ones(3, device=gpu) + 1",
-        "the gpu's state is lost",
+    // A fresh context where the driver allows one; today's drivers keep the fault until exit.
+    let after = enter(&mut s, "print(ones(3, device=gpu) + 1)");
+    assert!(
+        after.contains("[2. 2. 2.]") || after.contains("CUDA cannot start it again"),
+        "{after}"
     );
     check_variables(&mut s);
     finish(s);

@@ -207,12 +207,15 @@ impl Compiled {
         user_lines: usize,
         generate: impl FnOnce() -> Result<Generated>,
     ) -> Result<Rc<Entry>> {
+        let g = gpu()?;
         if let Some(entry) = self.0.borrow().get(&key) {
-            return Ok(entry.clone());
+            if entry.kernels.iter().all(|k| k.belongs_to(g)) {
+                return Ok(entry.clone());
+            }
         }
         let generated = generate()?;
         let names: Vec<&str> = entries.iter().map(String::as_str).collect();
-        let kernels = match gpu()?.user_module(name, &generated.source, &names) {
+        let kernels = match g.user_module(name, &generated.source, &names) {
             Ok(Ok(k)) => k,
             Ok(Err(log)) => return Err(compile_error(what, name, &generated, user_lines, &log)),
             Err(e) if e.message.starts_with("no gpu kernel named") => {

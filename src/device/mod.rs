@@ -103,6 +103,14 @@ impl Buffer {
             Buffer::Gpu(b) => b.strong_count(),
         }
     }
+
+    /// The generation of the gpu context these elements were lost with, if they were.
+    pub fn lost_generation(&self) -> Option<u32> {
+        match self {
+            Buffer::Cpu(_) => None,
+            Buffer::Gpu(b) => b.lost_generation(),
+        }
+    }
 }
 
 /// Refuses an array of `elements` of `dtype` that `device` cannot hold, before trying.

@@ -8,6 +8,7 @@ mod convert;
 mod cycles;
 pub mod display;
 mod host_ops;
+mod lost;
 mod profile;
 #[cfg(test)]
 mod reference;
@@ -98,6 +99,8 @@ pub struct Interpreter {
     closures: cycles::Closures,
     /// Programs running now (a `:load` runs one inside another).
     running: usize,
+    /// Where the gpu lost its state, for the errors of names that held its arrays.
+    gpu_losses: lost::GpuLosses,
 }
 
 /// What an implicit element read of a gpu array does (CUDA.jl's `allowscalar`).
@@ -170,6 +173,7 @@ impl Interpreter {
             frontend: None,
             closures: cycles::Closures::default(),
             running: 0,
+            gpu_losses: Default::default(),
         }
     }
 
@@ -350,6 +354,8 @@ impl Interpreter {
                 let flushed = crate::plan::flush();
                 result = result.and(flushed);
             }
+            self.gpu_losses
+                .note(result.as_ref().err(), stmt.span, &self.sources);
             if let Err(e) = result {
                 self.release_held(&mut held, self.sources.line_of(stmt.span));
                 return Err(self.interrupted_instead(e));
@@ -736,7 +742,8 @@ impl Interpreter {
             Slot::Global(i) => {
                 let i = i as usize;
                 match &self.globals[i] {
-                    Some(v) => return Ok(v.clone()),
+                    Some(v) if !self.gpu_losses.any() => return Ok(v.clone()),
+                    Some(v) => Some(v.clone()),
                     None => self.builtin_for_global[i].clone(),
                 }
             }
@@ -745,6 +752,10 @@ impl Interpreter {
             Slot::Free(i) => frame.free[i as usize].borrow().clone(),
             Slot::Unresolved => unreachable!("every name is resolved before it runs"),
         };
+        if let (Some(value), true) = (&found, self.gpu_losses.any()) {
+            self.gpu_losses
+                .check(&name.text, value, name.span, &self.sources)?;
+        }
         found.ok_or_else(|| {
             let message = match name.slot.get() {
                 Slot::Global(_) => format!("name `{}` is not defined", name.text),

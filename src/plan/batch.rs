@@ -356,6 +356,15 @@ fn execute(device: Device, shape: &[usize], outputs: &[(Buffer, Layout, Expr)]) 
     if shape.contains(&0) {
         return Ok(());
     }
+    // Deferred work queued before the gpu lost its state must not run on a fresh context.
+    if device == Device::Gpu && crate::device::gpu::losses() > 0 {
+        let lost = outputs.iter().any(|(buffer, _, expr)| {
+            buffer.lost_generation().is_some() || expr.lost_generation().is_some()
+        });
+        if lost {
+            return Err(super::lost_array());
+        }
+    }
     super::explain::record(device, shape, outputs);
     let roots: Vec<&Expr> = outputs.iter().map(|(_, _, e)| e).collect();
     let nodes = Expr::topological(&roots);

@@ -577,7 +577,8 @@ fn kernels(
     source: impl FnOnce() -> String,
     entries: &[&str],
 ) -> Result<Vec<Kernel>> {
-    if let Some(k) = KERNELS.with(|c| c.borrow().get(&key).cloned()) {
+    let cached = KERNELS.with(|c| c.borrow().get(&key).cloned());
+    if let Some(k) = cached.filter(|k| k.iter().all(|k| k.belongs_to(g))) {
         return Ok(k);
     }
     let compiled = g.generated(label, &source(), entries)?;

@@ -86,6 +86,16 @@ impl Expr {
         order
     }
 
+    /// The generation of the gpu context that one of this DAG's leaves was lost with, if any.
+    pub fn lost_generation(&self) -> Option<u32> {
+        Expr::topological(&[self])
+            .iter()
+            .find_map(|e| match &e.0.kind {
+                NodeKind::Leaf { buffer, .. } => buffer.lost_generation(),
+                _ => None,
+            })
+    }
+
     /// A readable name of the operation a node applies (`add`, `astype f32`).
     pub fn describe(&self) -> String {
         match &self.0.kind {

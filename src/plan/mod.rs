@@ -87,6 +87,29 @@ impl Storage {
         }
     }
 
+    /// The generation of the gpu context these elements (or, not computed yet, the values they
+    /// are computed from) were lost with, if they were.
+    pub fn lost_generation(&self) -> Option<u32> {
+        if crate::device::gpu::losses() == 0 {
+            return None;
+        }
+        match self {
+            Storage::Ready(b) => b.lost_generation(),
+            Storage::Pending(p) => match p.result() {
+                Some(b) => b.lost_generation(),
+                None => p.expr().and_then(|e| e.lost_generation()),
+            },
+        }
+    }
+
+    /// Refuses elements lost with the gpu's state: their memory is gone.
+    fn check_not_lost(&self) -> Result<()> {
+        match self.lost_generation() {
+            Some(_) => Err(lost_array()),
+            None => Ok(()),
+        }
+    }
+
     /// How many arrays share these elements (1: nothing else can see them).
     pub fn sharers(&self) -> usize {
         match self {
@@ -94,6 +117,11 @@ impl Storage {
             Storage::Pending(p) => Rc::strong_count(p),
         }
     }
+}
+
+/// The error for using elements lost with the gpu's state.
+fn lost_array() -> crate::error::Error {
+    crate::error::device_error("this array was on the gpu when its state was lost; make it again")
 }
 
 thread_local! {
@@ -184,6 +212,7 @@ pub fn current_position() -> u64 {
 /// The buffer of these elements, running the deferred work they take part in first: what every
 /// read or write of a buffer outside a plan goes through.
 pub fn ready(storage: &Storage) -> Result<Buffer> {
+    storage.check_not_lost()?;
     match storage {
         Storage::Ready(b) => {
             if batch::involves(b) {
@@ -235,6 +264,9 @@ pub fn inputs(
     operands: &[Operand],
     target: Option<&Operand>,
 ) -> Result<Vec<Expr>> {
+    for operand in operands.iter().chain(target) {
+        operand.storage.check_not_lost()?;
+    }
     batch::inputs(shape, operands, target)
 }
 
@@ -247,6 +279,7 @@ pub fn value(device: Device, shape: &[usize], expr: Expr) -> Result<Storage> {
 /// Stores `expr` into the elements `target` sees (an in-place operation): deferred when fusion
 /// is on. `target.layout` has `expr`'s shape.
 pub fn write(target: &Operand, expr: Expr) -> Result<()> {
+    target.storage.check_not_lost()?;
     batch::write(target, expr)
 }
 

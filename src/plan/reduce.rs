@@ -273,15 +273,12 @@ fn with_values<T: Element, R>(
 fn partials<T: Element, R: Send>(program: &Program, f: impl Fn(&[T]) -> R + Sync) -> Vec<R> {
     let size = program.len();
     let tasks = size.div_ceil(LEAF).max(1);
-    // After an interrupt the remaining tasks see no values; the caller reports it.
+    // After an interrupt the remaining tasks see one value each (never none: min and max need
+    // one), and the caller reports the interrupt instead of the result.
     let stop = Stop::current();
     let run = |t: usize| {
         let start = t * LEAF;
-        let end = if stop.requested() {
-            start
-        } else {
-            (start + LEAF).min(size)
-        };
+        let end = (start + if stop.requested() { 1 } else { LEAF }).min(size);
         with_values(program, start, end, |v: &[T]| f(v))
     };
     if size >= PARALLEL_FROM {

@@ -7,23 +7,24 @@ use comfy_table::{ContentArrangement, Table};
 use crate::base::human_bytes;
 use crate::stats::Counters;
 
-/// `812 ns`, `3.42 µs`, `12.3 ms`, `1.25 s`: three significant digits; `0` for nothing.
+/// `812 ns`, `3.42 µs`, `12.3 ms`, `1.25 s`: three significant digits; `0` for nothing. The
+/// thresholds are where rounding reaches the next digit: 9.996 µs is `10.0 µs`, 999.7 ns `1.00 µs`.
 pub fn seconds(s: f64) -> String {
     if s == 0.0 {
         return "0".to_string();
     }
-    let (value, unit) = if s < 1e-6 {
+    let (value, unit) = if s < 999.5e-9 {
         (s * 1e9, "ns")
-    } else if s < 1e-3 {
+    } else if s < 999.5e-6 {
         (s * 1e6, "µs")
-    } else if s < 1.0 {
+    } else if s < 0.9995 {
         (s * 1e3, "ms")
     } else {
         (s, "s")
     };
-    let decimals = if value >= 100.0 {
+    let decimals = if value >= 99.95 {
         0
-    } else if value >= 10.0 {
+    } else if value >= 9.995 {
         1
     } else {
         2
@@ -191,6 +192,10 @@ mod tests {
         assert_eq!(seconds(0.000_003_42), "3.42 µs");
         assert_eq!(seconds(0.0123), "12.3 ms");
         assert_eq!(seconds(1.25), "1.25 s");
+        assert_eq!(seconds(0.000_009_996), "10.0 µs");
+        assert_eq!(seconds(0.000_099_97), "100 µs");
+        assert_eq!(seconds(0.000_000_999_7), "1.00 µs");
+        assert_eq!(seconds(0.9997), "1.00 s");
     }
 
     #[test]

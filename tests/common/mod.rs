@@ -21,9 +21,15 @@ pub fn run_code(code: &str, dir: &Path) -> Output {
 /// arrsh with `args`, reading `input` as its standard input (as a piped REPL session: a failed
 /// line leaves the session as it was), in `dir`, without colour or backtraces.
 pub fn run_stdin(args: &[&str], dir: &Path, input: &str) -> Output {
+    run_stdin_with_env(args, dir, input, &[])
+}
+
+/// `run_stdin` with the environment variables `env` set.
+pub fn run_stdin_with_env(args: &[&str], dir: &Path, input: &str, env: &[(&str, &str)]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_arrsh"))
         .args(args)
         .current_dir(dir)
+        .envs(env.iter().copied())
         .env("NO_COLOR", "1")
         .env_remove("RUST_BACKTRACE")
         .stdin(Stdio::piped())

@@ -1,7 +1,10 @@
 //! The CUDA context of this thread: created on first use (so cpu-only sessions never pay for it),
 //! with the libraries probed first, because cudarc panics when a library it loads is missing.
 //! All work goes to the legacy default stream, so a plain `cuMemcpyDtoH` is ordered after every
-//! kernel queued before it.
+//! kernel queued before it. An error that destroys the context's state (a kernel that faults)
+//! marks it lost, and its buffers are never touched again. The next use resets the device and
+//! makes a fresh context, whose `generation` is one more, where the driver allows it; today's
+//! drivers keep such an error for the life of the process, and then the gpu stays unavailable.
 
 use std::cell::{Cell, OnceCell, RefCell};
 use std::ffi::c_void;
@@ -10,9 +13,13 @@ use cudarc::driver::{result as cu, sys};
 
 use crate::error::{device_error, Error, Result};
 
-/// One GPU and what this process made on it. Leaked on creation: it lives as long as the thread,
-/// and every buffer holds a `&'static Gpu` to free itself.
+/// One GPU context and what this process made on it. Leaked on creation: it lives as long as the
+/// thread, and every buffer holds a `&'static Gpu` to free itself (or, once it is lost, not to).
 pub struct Gpu {
+    /// 0 for the thread's first context, one more for each made after a loss.
+    pub generation: u32,
+    device: sys::CUdevice,
+    lost: Cell<bool>,
     pub name: String,
     pub compute_capability: (i32, i32),
     pub multiprocessors: u32,
@@ -46,7 +53,10 @@ enum Measure {
 }
 
 thread_local! {
-    static GPU: OnceCell<std::result::Result<&'static Gpu, Error>> = const { OnceCell::new() };
+    /// The context in use (perhaps lost, until the next `gpu()` replaces it).
+    static CURRENT: Cell<Option<&'static Gpu>> = const { Cell::new(None) };
+    /// Why there is no gpu, when the first attempt found none (not retried).
+    static UNAVAILABLE: OnceCell<Error> = const { OnceCell::new() };
     static MEASURE: Cell<Measure> = const { Cell::new(Measure::Off) };
 }
 
@@ -65,14 +75,58 @@ pub fn end_measure() -> f64 {
     }
 }
 
-/// The gpu of this thread, created on first call; an error says why there is none.
+/// The gpu of this thread, created on first call and, after its state was lost, made again if
+/// CUDA allows it; an error says why there is none.
 pub fn gpu() -> Result<&'static Gpu> {
-    GPU.with(|cell| cell.get_or_init(create).clone())
+    let current = CURRENT.get();
+    if let Some(g) = current.filter(|g| !g.lost.get()) {
+        return Ok(g);
+    }
+    if let Some(e) = UNAVAILABLE.with(|u| u.get().cloned()) {
+        return Err(e);
+    }
+    let start = std::time::Instant::now();
+    let made = match current {
+        None => create_context(0),
+        Some(lost) => lost
+            .reset()
+            .and_then(|()| create_context(lost.generation + 1))
+            .and_then(|g| g.probe().map(|()| g))
+            .map_err(|_| cannot_restart()),
+    };
+    crate::stats::record_setup(start.elapsed().as_secs_f64());
+    match made {
+        Ok(g) => {
+            CURRENT.set(Some(g));
+            Ok(g)
+        }
+        Err(e) => {
+            // Neither a missing gpu nor one CUDA refuses to start again comes back by retrying.
+            UNAVAILABLE.with(|u| u.set(e.clone()).ok());
+            Err(e)
+        }
+    }
 }
 
-/// The gpu if this thread has already created it (never creates one).
+/// The driver keeps some faults for the life of the process: after one, every call, even making
+/// a new context, fails with it.
+fn cannot_restart() -> Error {
+    device_error(
+        "no gpu: its state was lost, and CUDA cannot start it again in this process; restart arrsh to use the gpu (cpu variables are kept)",
+    )
+}
+
+/// The gpu if this thread has made one and its state is not lost (never makes one).
 pub fn started() -> Option<&'static Gpu> {
-    GPU.with(|cell| cell.get().and_then(|r| r.as_ref().ok().copied()))
+    CURRENT.get().filter(|g| !g.lost.get())
+}
+
+/// How many of this thread's gpu contexts have lost their state: the generations below this
+/// number are lost.
+pub fn losses() -> u32 {
+    CURRENT
+        .get()
+        .map_or(0, |g| g.generation + g.lost.get() as u32)
 }
 
 /// The name of a missing CUDA library, if one is.
@@ -109,22 +163,18 @@ pub(super) fn driver_error(what: &str, e: cu::DriverError) -> Error {
             | R::CUDA_ERROR_LAUNCH_FAILED
     );
     if context_lost {
+        if let Some(g) = CURRENT.get() {
+            g.lost.set(true);
+        }
         device_error(format!(
-            "{what}: {text} — the gpu's state is lost: its arrays are gone and further gpu work fails; restart arrsh to use the gpu again (cpu variables are kept)"
+            "{what}: {text} — the gpu's state is lost: its arrays are gone (cpu variables are kept)"
         ))
     } else {
         device_error(format!("{what}: {text}"))
     }
 }
 
-fn create() -> std::result::Result<&'static Gpu, Error> {
-    let start = std::time::Instant::now();
-    let gpu = create_context();
-    crate::stats::record_setup(start.elapsed().as_secs_f64());
-    gpu
-}
-
-fn create_context() -> std::result::Result<&'static Gpu, Error> {
+fn create_context(generation: u32) -> std::result::Result<&'static Gpu, Error> {
     if let Some(library) = missing_library() {
         return Err(device_error(format!("no gpu: {library} not found")));
     }
@@ -165,6 +215,9 @@ fn create_context() -> std::result::Result<&'static Gpu, Error> {
                 .map_err(|e| driver_error("no gpu", e))
         };
         let gpu = Gpu {
+            generation,
+            device,
+            lost: Cell::new(false),
             name: cu::device::get_name(device).unwrap_or_else(|_| "CUDA device".into()),
             compute_capability,
             multiprocessors,
@@ -186,6 +239,34 @@ fn create_context() -> std::result::Result<&'static Gpu, Error> {
 }
 
 impl Gpu {
+    /// True once an error destroyed this context's state: its buffers and kernels are gone.
+    pub fn is_lost(&self) -> bool {
+        self.lost.get()
+    }
+
+    /// Destroys this lost context and everything made in it, so that a fresh one can be made.
+    fn reset(&self) -> Result<()> {
+        // SAFETY: the primary context was retained by `create_context`; nothing made in it is
+        // used again (buffers and kernels check their context's generation).
+        unsafe {
+            let _ = cu::primary_ctx::release(self.device);
+            sys::cuDevicePrimaryCtxReset_v2(self.device)
+                .result()
+                .map_err(|e| driver_error("cannot reset the gpu after its state was lost", e))
+        }
+    }
+
+    /// Fails when the driver still answers with an old fault: a context made after one can
+    /// allocate, copy and load modules, and fail only at its first kernel.
+    fn probe(&'static self) -> Result<()> {
+        let buffer = self.alloc(64, crate::base::DType::U8)?;
+        // SAFETY: 64 bytes of a live allocation of this context, on its stream.
+        let filled = unsafe { cu::memset_d8_async(buffer.device_pointer(), 0, 64, self.stream) };
+        self.check("the fresh gpu context cannot run work", filled)?;
+        self.probe_kernels()?;
+        self.synchronize()
+    }
+
     /// Waits for all queued work. Counted as one synchronization.
     pub fn synchronize(&self) -> Result<()> {
         crate::stats::record_sync();

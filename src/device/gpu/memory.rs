@@ -27,7 +27,8 @@ struct Allocation {
 
 impl Drop for Allocation {
     fn drop(&mut self) {
-        if self.pointer != 0 {
+        // A lost context's memory went with it (and its addresses may be reused by a new one).
+        if self.pointer != 0 && !self.gpu.is_lost() {
             // SAFETY: allocated from this stream's pool; freed in stream order, so kernels
             // still queued on it finish first.
             let _ = unsafe { cu::free_async(self.pointer, self.gpu.stream) };
@@ -62,6 +63,11 @@ impl GpuBuffer {
     /// Address of element `offset`.
     pub fn element_pointer(&self, offset: usize) -> u64 {
         self.0.pointer + (offset * self.0.dtype.size()) as u64
+    }
+
+    /// The generation of the context these elements were lost with, if it lost its state.
+    pub fn lost_generation(&self) -> Option<u32> {
+        self.0.gpu.is_lost().then_some(self.0.gpu.generation)
     }
 
     pub fn strong_count(&self) -> usize {

@@ -14,7 +14,7 @@ pub mod modules;
 pub mod random;
 pub mod solver;
 
-pub use driver::{begin_measure, end_measure, gpu, started, Gpu};
+pub use driver::{begin_measure, end_measure, gpu, losses, started, Gpu};
 pub use memory::GpuBuffer;
 
 use crate::error::Result;

@@ -31,10 +31,19 @@ pub struct Modules {
     loaded: HashMap<String, sys::CUmodule>,
 }
 
-/// A kernel ready to launch (its module stays loaded for the life of the process).
+/// A kernel ready to launch (its module stays loaded as long as its context lives).
 #[derive(Clone, Copy, Debug)]
 pub struct Kernel {
     function: sys::CUfunction,
+    generation: u32,
+}
+
+impl Kernel {
+    /// True when the kernel was loaded into `gpu`'s context (not one lost before it), so caches
+    /// of kernels know when to load them again.
+    pub fn belongs_to(&self, gpu: &Gpu) -> bool {
+        self.generation == gpu.generation
+    }
 }
 
 /// Block size of every grid-stride kernel.
@@ -69,14 +78,16 @@ impl Gpu {
         Ok(f)
     }
 
+    /// Loads a small module and runs a kernel that does nothing, to see that a fresh context can.
+    pub(super) fn probe_kernels(&self) -> Result<()> {
+        self.launch("fault", "fault_probe", 0, (1, 1, 1), (1, 1, 1), &mut [])
+    }
+
     /// Compiles (or finds in the disk cache) and loads generated CUDA C, and returns its
     /// kernels named `entries`.
     pub fn generated(&self, label: &str, source: &str, entries: &[&str]) -> Result<Vec<Kernel>> {
         let module = self.load_source(label, source)?;
-        entries
-            .iter()
-            .map(|e| function_of(module, e).map(|function| Kernel { function }))
-            .collect()
+        entries.iter().map(|e| self.kernel_of(module, e)).collect()
     }
 
     /// Compiles (or finds in the disk cache) and loads CUDA C the user wrote, and returns its
@@ -93,9 +104,16 @@ impl Gpu {
         };
         entries
             .iter()
-            .map(|e| function_of(module, e).map(|function| Kernel { function }))
+            .map(|e| self.kernel_of(module, e))
             .collect::<Result<Vec<_>>>()
             .map(Ok)
+    }
+
+    fn kernel_of(&self, module: sys::CUmodule, name: &str) -> Result<Kernel> {
+        Ok(Kernel {
+            function: function_of(module, name)?,
+            generation: self.generation,
+        })
     }
 
     fn load_source(&self, label: &str, source: &str) -> Result<sys::CUmodule> {
@@ -154,8 +172,11 @@ impl Gpu {
         block: (u32, u32, u32),
         args: &mut [*mut c_void],
     ) -> Result<()> {
-        let function = self.function(module, name)?;
-        self.launch_kernel(Kernel { function }, name, elements, grid, block, args)
+        let kernel = Kernel {
+            function: self.function(module, name)?,
+            generation: self.generation,
+        };
+        self.launch_kernel(kernel, name, elements, grid, block, args)
     }
 
     /// Launches a kernel: `name` is what faults are injected by and errors say.
@@ -184,6 +205,11 @@ impl Gpu {
         mut shared_bytes: u32,
         mut args: &mut [*mut c_void],
     ) -> Result<()> {
+        if !kernel.belongs_to(self) {
+            return Err(device_error(format!(
+                "the gpu kernel {name} was loaded before the gpu's state was lost"
+            )));
+        }
         let mut f = kernel.function;
         match injected_fault(name) {
             None => {}
