@@ -772,6 +772,7 @@ const CASES: &[Case] = &[
     case(Value, "searchsorted([1, 2], 1, side=\"lft\")", 1, 1, &["side must be \"left\" or \"right\", not \"lft\""]),
     case(Value, "searchsorted([1, 2], 1, side=0)", 1, 1, &["side must be \"left\" or \"right\", not 0"]),
     case(Index, "searchsorted([1, 2], 1, sorter=[0, 5])", 1, 1, &["index 5 is out of bounds for axis 0 with size 2"]),
+    case(Value, "searchsorted([1, 2, 4], [2, 3], sorter=[0, 1])", 1, 1, &["sorter must be a 1-d array of a's size (3), not of shape [2]"]),
     case(Index, "searchsorted([1, 2], 1, sorter=[0.5, 1])", 1, 1, &["arrays used as indices must be of integer or bool type, not f64"]),
     case(Value, "searchsorted(reshape([1], []), 1)", 1, 1, &["searchsorted needs a 1-d array to search"]),
     case(Type, "searchsorted([1, 2], \"a\")", 1, 1, &["expected an array, got a str"]),

@@ -125,6 +125,13 @@ fn searchsorted(interp: &mut Interpreter, args: Args) -> Result<Value> {
     };
     if let Some(order) = args.get(3) {
         let order = array_arg(interp, order)?;
+        if order.ndim() != 1 || order.size() != sorted.size() {
+            return Err(value_error(format!(
+                "sorter must be a 1-d array of a's size ({}), not of shape {:?}",
+                sorted.size(),
+                order.shape()
+            )));
+        }
         sorted = crate::array::index::take(&sorted, &order, Some(0))?;
     }
     let dtype = sorted.dtype().promote(values.dtype());
