@@ -309,9 +309,33 @@ fn contract(a: &Term, b: &Term, keep: &[char]) -> Result<Term> {
     })
 }
 
+/// Each letter of the subscripts names axes of one size (or 1, which broadcasts) in every operand
+/// (within one operand, `distinct` says so).
+fn check_sizes(subscripts: &str, letters: &[Vec<char>], operands: &[Array]) -> Result<()> {
+    let mut sizes: Vec<(char, usize, usize)> = Vec::new();
+    for (k, (x, letters)) in operands.iter().zip(letters).enumerate() {
+        for (&c, &n) in letters.iter().zip(x.shape()) {
+            if !subscripts.contains(c) || n == 1 {
+                continue;
+            }
+            match sizes.iter().find(|(l, _, _)| *l == c) {
+                Some(&(_, size, at)) if size != n && at != k => {
+                    return Err(shape_error(format!(
+                        "einsum: subscript '{c}' has size {size} in operand {at} and {n} in operand {k}"
+                    )))
+                }
+                Some(_) => {}
+                None => sizes.push((c, n, k)),
+            }
+        }
+    }
+    Ok(())
+}
+
 /// NumPy's `einsum` (explicit and implicit subscripts, `...`, repeated letters).
 pub fn einsum(subscripts: &str, operands: &[Array]) -> Result<Array> {
     let (letters, output) = parse(subscripts, operands)?;
+    check_sizes(subscripts, &letters, operands)?;
     let mut terms: Vec<Term> = operands
         .iter()
         .zip(&letters)

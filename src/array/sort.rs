@@ -262,27 +262,45 @@ trait RowSort: CpuElement {
     fn sort_row(row: &[Self], descending: bool) -> Vec<Self>;
 }
 
+/// `f` of each element of `row`, on all threads for a long row, in blocks of `STOP_CHECK`
+/// between which an interrupt is seen (the rest are then left as zero: the caller reports it).
+fn interruptible_map<T: Sync, U: Send + Default + Clone>(
+    row: &[T],
+    f: impl Fn(&T) -> U + Sync,
+) -> Vec<U> {
+    let stop = Stop::current();
+    let mut out = vec![U::default(); row.len()];
+    let fill = |(out, row): (&mut [U], &[T])| {
+        if !stop.requested() {
+            out.iter_mut().zip(row).for_each(|(o, x)| *o = f(x));
+        }
+    };
+    if row.len() < PARALLEL_SORT {
+        fill((&mut out, row));
+    } else {
+        threads::install(|| {
+            out.par_chunks_mut(STOP_CHECK)
+                .zip(row.par_chunks(STOP_CHECK))
+                .for_each(fill)
+        });
+    }
+    out
+}
+
 macro_rules! real_row_sort {
     ($($t:ty),*) => {$(
         impl RowSort for $t {
             fn argsort_row(row: &[Self], descending: bool) -> Vec<i64> {
-                let keys = threads::install(|| {
-                    row.par_iter().with_min_len(PARALLEL_SORT).map(|x| x.key()).collect()
-                });
-                argsort_keys(keys, <$t>::BYTES, descending)
+                argsort_keys(interruptible_map(row, |x| x.key()), <$t>::BYTES, descending)
             }
             fn sort_row(row: &[Self], descending: bool) -> Vec<Self> {
                 let flip = if descending { u64::MAX } else { 0 };
-                let mut keys: Vec<u64> = threads::install(|| {
-                    row.par_iter().with_min_len(PARALLEL_SORT).map(|x| x.bits() ^ flip).collect()
-                });
+                let mut keys = interruptible_map(row, |x| x.bits() ^ flip);
                 radix_sort(&mut keys, &mut None, <$t>::BYTES);
-                threads::install(|| {
-                    keys.into_par_iter()
-                        .with_min_len(PARALLEL_SORT)
-                        .map(|k| <$t as SortKey>::from_bits(k ^ flip))
-                        .collect()
-                })
+                if Stop::current().requested() {
+                    return Vec::new();
+                }
+                interruptible_map(&keys, |&k| <$t as SortKey>::from_bits(k ^ flip))
             }
         }
     )*};

@@ -57,6 +57,14 @@ pub(super) fn at_last(a: &Array, k: usize) -> Result<Array> {
     Ok(a.with_layout(a.layout().index(&subs)?))
 }
 
+/// NaN for each row (last axis) of `rows`, none of which has elements: NumPy's median of nothing
+/// (with a warning there), of the dtype a median of them would have.
+fn nan_of_rows(rows: &Array) -> Result<Array> {
+    let dtype = with_scalar(Op::Divide, rows, Scalar::Float(2.0))?.dtype();
+    let shape = &rows.shape()[..rows.ndim().saturating_sub(1)];
+    Array::full(shape, Scalar::Float(f64::NAN), dtype, rows.device())
+}
+
 /// NumPy's `_lerp`: a + (b - a) t, computed from b's side when t >= 1/2.
 fn lerp(a: &Array, b: &Array, t: f64) -> Result<Array> {
     let diff = binary(Op::Subtract, b, a)?;
@@ -85,6 +93,9 @@ pub fn quantiles(a: &Array, q: &[f64], axis: Option<i64>, median: bool) -> Resul
     }
     let rows = rows_last(a, axis)?;
     let n = *rows.shape().last().unwrap_or(&1);
+    if n == 0 && median {
+        return Ok(vec![nan_of_rows(&rows)?]);
+    }
     if n == 0 {
         return Err(value_error("cannot take a quantile of an empty array"));
     }
@@ -271,6 +282,9 @@ fn squeeze_unless(result: Array, a: &Array, axes: Option<&[i64]>, keepdims: bool
 /// The median ignoring NaN: each row's own count of numbers picks its middle elements.
 pub fn nanmedian(a: &Array, axis: Option<i64>) -> Result<Array> {
     let sorted = sorted_last(a, axis)?;
+    if sorted.shape().last() == Some(&0) {
+        return nan_of_rows(&sorted);
+    }
     let valid = unary(Op::LogicalNot, &unary(Op::Isnan, &sorted)?)?;
     let count = count_of(&valid, Some(&[-1]), true)?;
     let last = Scalar::Int(sorted.shape().last().copied().unwrap_or(1).max(1) as i64 - 1);
@@ -488,6 +502,11 @@ pub fn trapezoid(y: &Array, x: Option<&Array>, dx: f64, axis: i64) -> Result<Arr
 /// The discrete linear convolution of two 1-d arrays (`mode` full, same or valid): a sum of
 /// shifted copies of the longer one, fused into one pass per 16 terms.
 pub fn convolve(a: &Array, v: &Array, mode: &str) -> Result<Array> {
+    if a.ndim() > 1 || v.ndim() > 1 {
+        return Err(value_error(
+            "convolve takes 1-d arrays: object too deep for desired array",
+        ));
+    }
     let (a, v) = (ravel(a)?, ravel(v)?);
     if a.size() == 0 || v.size() == 0 {
         return Err(value_error("v cannot be empty"));

@@ -1,7 +1,8 @@
 //! Variables whose gpu arrays went with the gpu's state.
 //!
 //! When a kernel faults, the device layer marks its context lost and the next gpu operation
-//! makes a fresh one; arrays made before the fault have no elements any more. The interpreter
+//! makes a fresh one where the driver allows it; arrays made before the fault have no elements
+//! any more. The interpreter
 //! notes where each loss happened, and a name whose value holds such an array is an error that
 //! says so where the name is used, instead of a generic device error deep inside an operation.
 
@@ -73,8 +74,15 @@ impl GpuLosses {
         } else {
             "holds an array that was"
         };
+        // Whether making it again can work: the driver may refuse a fresh context for the
+        // rest of the process (today's drivers do, after a fault).
+        let advice = if crate::device::gpu::availability().is_ok() {
+            "make it again"
+        } else {
+            "restart arrsh to use the gpu again (CUDA cannot start it again in this process)"
+        };
         Err(device_error(format!(
-            "`{name}` {held} on the gpu when its state was lost{place}; make it again"
+            "`{name}` {held} on the gpu when its state was lost{place}; {advice}"
         ))
         .at(at))
     }

@@ -14,11 +14,23 @@ use crate::base::layout::{shape_size, Layout};
 use crate::device::{Buffer, Device};
 use crate::error::Result;
 
-/// More than this many operations, leaves or outputs in one kernel and the batch runs first:
-/// it keeps kernels' parameter lists and compile times small.
+/// An expression that takes the batch past this many operations, leaves or outputs runs with it,
+/// and the next one starts a new batch: it keeps kernels' parameter lists and compile times small.
 const MAX_OPERATIONS: usize = 96;
 const MAX_LEAVES: usize = 24;
 const MAX_OUTPUTS: usize = 12;
+
+/// Whether a new expression can join the batch.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Room {
+    Fits,
+    /// Over the limits: it joins, and the batch runs. (Running the batch first would be wrong:
+    /// the expression may read the batch's values and writes as expressions over the buffers
+    /// as they were, and running the batch changes those buffers.)
+    Full,
+    /// Another device or shape (so it reads nothing of the batch's): the batch runs first.
+    Elsewhere,
+}
 
 struct Write {
     buffer: Buffer,
@@ -66,20 +78,29 @@ impl Batch {
     }
 
     fn fits(&self, device: Device, shape: &[usize], extra: &Expr) -> bool {
+        self.room(device, shape, extra) == Room::Fits
+    }
+
+    fn room(&self, device: Device, shape: &[usize], extra: &Expr) -> Room {
         if self.is_empty() {
-            return true;
+            return Room::Fits;
         }
         if self.device != Some(device) || self.shape != shape {
-            return false;
+            return Room::Elsewhere;
         }
         let mut roots = self.roots();
         roots.push(extra.clone());
         if roots.len() > MAX_OUTPUTS {
-            return false;
+            return Room::Full;
         }
         let nodes = Expr::topological(&roots.iter().collect::<Vec<_>>());
-        expr::operation_count(&nodes) <= MAX_OPERATIONS
+        if expr::operation_count(&nodes) <= MAX_OPERATIONS
             && expr::leaves(&nodes).count() <= MAX_LEAVES
+        {
+            Room::Fits
+        } else {
+            Room::Full
+        }
     }
 
     fn note_reads(&mut self, expr: &Expr) {
@@ -249,7 +270,7 @@ pub fn value(device: Device, shape: &[usize], expr: Expr) -> Result<Storage> {
     if !super::fusion() {
         return Ok(Storage::Ready(run_now(device, shape, expr)?));
     }
-    make_room(device, shape, &expr)?;
+    let room = make_room(device, shape, &expr)?;
     let pending = Rc::new(Pending {
         expr: RefCell::new(Some(expr.clone())),
         shape: shape.to_vec(),
@@ -264,6 +285,9 @@ pub fn value(device: Device, shape: &[usize], expr: Expr) -> Result<Storage> {
         batch.values.retain(|v| v.strong_count() > 0);
         batch.values.push(Rc::downgrade(&pending));
     });
+    if room == Room::Full {
+        flush()?;
+    }
     Ok(Storage::Pending(pending))
 }
 
@@ -297,7 +321,7 @@ pub fn write(target: &Operand, expr: Expr) -> Result<()> {
             &[(buffer.clone(), target.layout.clone(), expr)],
         );
     }
-    make_room(device, &shape, &expr)?;
+    let room = make_room(device, &shape, &expr)?;
     BATCH.with(|b| {
         let mut batch = b.borrow_mut();
         batch.start(device, &shape);
@@ -309,16 +333,19 @@ pub fn write(target: &Operand, expr: Expr) -> Result<()> {
             expr,
         });
     });
+    if room == Room::Full {
+        flush()?;
+    }
     Ok(())
 }
 
-/// Runs the batch first when `expr` cannot join it.
-fn make_room(device: Device, shape: &[usize], expr: &Expr) -> Result<()> {
-    if BATCH.with(|b| b.borrow().fits(device, shape, expr)) {
-        Ok(())
-    } else {
-        flush()
+/// Runs the batch first when `expr` is for another device or shape; says whether it fits.
+fn make_room(device: Device, shape: &[usize], expr: &Expr) -> Result<Room> {
+    let room = BATCH.with(|b| b.borrow().room(device, shape, expr));
+    if room == Room::Elsewhere {
+        flush()?;
     }
+    Ok(room)
 }
 
 pub fn flush() -> Result<()> {

@@ -412,7 +412,12 @@ fn read_array<T: NpyElement>(
     let len = shape.size();
     let mut values = Vec::with_capacity(len);
     let mut chunk = vec![0u8; CHUNK_BYTES.min(len * size)];
+    // A chunk reads in microseconds, so Ctrl-C stops a load of gigabytes at once.
+    let stop = crate::base::interrupt::Stop::current();
     while values.len() < len {
+        if stop.requested() {
+            return Err("interrupted".to_string());
+        }
         let bytes = &mut chunk[..((len - values.len()) * size).min(CHUNK_BYTES)];
         data.read_exact(bytes).map_err(|e| e.to_string())?;
         T::validate(bytes)?;

@@ -35,7 +35,7 @@ pub fn builtins() -> Vec<Builtin> {
             "Stores values (broadcast) at positions of the flattened x, in place.",
             "put(x, [0, 2], [-1, -2])",
             |i, a| {
-                let x = array_arg(i, a.required(0))?;
+                let x = super::in_place_arg(a.required(0), "put")?;
                 let at = array_arg(i, a.required(1))?;
                 let values = operand_arg(i, a.required(2))?;
                 index::put(&x, &at, values.as_operand())?;
@@ -48,7 +48,7 @@ pub fn builtins() -> Vec<Builtin> {
             "Stores values at the positions `indices` names along the axis, in place.",
             "put_along_axis(x, [[0], [1]], 0, 1)",
             |i, a| {
-                let x = array_arg(i, a.required(0))?;
+                let x = super::in_place_arg(a.required(0), "put_along_axis")?;
                 let at = array_arg(i, a.required(1))?;
                 let values = operand_arg(i, a.required(2))?;
                 let axis = super::count_arg(a.required(3), "axis")?;

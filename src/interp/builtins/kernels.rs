@@ -11,7 +11,7 @@ use crate::array::user_kernels::{
 use crate::error::{type_error, value_error, Result};
 use crate::interp::value::Value;
 use crate::interp::{convert, Interpreter};
-use crate::plan::user_kernel::parse_params;
+use crate::plan::user_kernel::{parse_params, Param};
 
 pub fn builtins() -> Vec<Builtin> {
     vec![
@@ -23,9 +23,10 @@ pub fn builtins() -> Vec<Builtin> {
             |_, a| {
                 let what = "elementwise_kernel";
                 let name = name_arg(&a, 3, "kernel")?;
+                let (inputs, outputs) = parameters(&a, what)?;
                 Ok(kernel_value(UserKernel::Elementwise(ElementwiseKernel {
-                    inputs: parse_params(&text_arg(a.required(0), what, "in_params")?, what)?,
-                    outputs: outputs(&text_arg(a.required(1), what, "out_params")?, what)?,
+                    inputs,
+                    outputs,
                     operation: text_arg(a.required(2), what, "operation")?,
                     preamble: optional_text(&a, 4, what)?,
                     name,
@@ -40,7 +41,7 @@ pub fn builtins() -> Vec<Builtin> {
             "k = reduction_kernel(\"T x\", \"T y\", \"x * x\", \"a + b\", \"y = sqrt(a)\", \"0\", \"l2norm\")",
             |_, a| {
                 let what = "reduction_kernel";
-                let output = outputs(&text_arg(a.required(1), what, "out_params")?, what)?;
+                let (inputs, output) = parameters(&a, what)?;
                 let [output] = <[_; 1]>::try_from(output).map_err(|_| {
                     value_error("reduction_kernel has exactly one output parameter")
                 })?;
@@ -55,7 +56,7 @@ pub fn builtins() -> Vec<Builtin> {
                 };
                 Ok(kernel_value(UserKernel::Reduction(ReductionKernel {
                     name: name_arg(&a, 6, "reduce_kernel")?,
-                    inputs: parse_params(&text_arg(a.required(0), what, "in_params")?, what)?,
+                    inputs,
                     output,
                     map: text_arg(a.required(2), what, "map_expr")?,
                     reduce: text_arg(a.required(3), what, "reduce_expr")?,
@@ -136,14 +137,26 @@ fn name_arg(args: &Args, i: usize, default: &str) -> Result<String> {
     }
 }
 
-fn outputs(text: &str, what: &str) -> Result<Vec<crate::plan::user_kernel::Param>> {
-    let params = parse_params(text, what)?;
-    if params.is_empty() {
+/// The input and output parameters of a kernel, `in_params` and `out_params` of `a`: each name
+/// once in both together (an output that is also an input would be written while it is read).
+fn parameters(a: &Args, what: &str) -> Result<(Vec<Param>, Vec<Param>)> {
+    let inputs = parse_params(&text_arg(a.required(0), what, "in_params")?, what)?;
+    let outputs = parse_params(&text_arg(a.required(1), what, "out_params")?, what)?;
+    if outputs.is_empty() {
         return Err(value_error(format!(
             "{what}: out_params declares no output"
         )));
     }
-    Ok(params)
+    if let Some(both) = outputs
+        .iter()
+        .find(|o| inputs.iter().any(|i| i.name == o.name))
+    {
+        return Err(value_error(format!(
+            "{what}: `{}` is both an input and an output parameter: give the output its own name",
+            both.name
+        )));
+    }
+    Ok((inputs, outputs))
 }
 
 fn argument(interp: &mut Interpreter, v: &Value) -> Result<Argument> {

@@ -100,7 +100,8 @@ pub fn builtins() -> Vec<Builtin> {
             |i, a| {
                 let x = array_arg(i, a.required(0))?;
                 let get = |k: usize, default: i64| {
-                    a.get(k).map(|v| count_arg(v, "an axis")).transpose().map(|v| v.unwrap_or(default))
+                    let what = if k == 1 { "offset" } else { "an axis" };
+                    a.get(k).map(|v| count_arg(v, what)).transpose().map(|v| v.unwrap_or(default))
                 };
                 scalar_if_0d(contract::trace(&x, get(1, 0)?, get(2, 0)?, get(3, 1)?)?)
             }
@@ -113,7 +114,8 @@ pub fn builtins() -> Vec<Builtin> {
             |i, a| {
                 let x = array_arg(i, a.required(0))?;
                 let get = |k: usize, default: i64| {
-                    a.get(k).map(|v| count_arg(v, "an axis")).transpose().map(|v| v.unwrap_or(default))
+                    let what = if k == 1 { "offset" } else { "an axis" };
+                    a.get(k).map(|v| count_arg(v, what)).transpose().map(|v| v.unwrap_or(default))
                 };
                 array::shape::diagonal(&x, get(1, 0)?, get(2, 0)?, get(3, 1)?).map(Value::array)
             }

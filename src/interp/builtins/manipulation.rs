@@ -434,7 +434,7 @@ fn stack_along(interp: &mut Interpreter, args: &Args, how: char) -> Result<Value
 
 fn pad(interp: &mut Interpreter, args: Args) -> Result<Value> {
     let x = array_arg(interp, args.required(0))?;
-    let mode = match args.get(2) {
+    let mode_name = match args.get(2) {
         None => "constant".to_string(),
         Some(Value::Str(s)) => s.to_string(),
         Some(other) => {
@@ -444,7 +444,7 @@ fn pad(interp: &mut Interpreter, args: Args) -> Result<Value> {
             )))
         }
     };
-    let mode = match mode.as_str() {
+    let mode = match mode_name.as_str() {
         "constant" => PadMode::Constant(
             args.get(3)
                 .map(scalar_arg)
@@ -460,6 +460,11 @@ fn pad(interp: &mut Interpreter, args: Args) -> Result<Value> {
             )))
         }
     };
+    if !matches!(mode, PadMode::Constant(_)) && args.get(3).is_some() {
+        return Err(value_error(format!(
+            "unsupported keyword arguments for mode '{mode_name}': constant_values"
+        )));
+    }
     let widths = pad_widths(interp, args.required(1), x.ndim())?;
     join::pad(&x, &widths, mode).map(Value::array)
 }
@@ -467,6 +472,9 @@ fn pad(interp: &mut Interpreter, args: Args) -> Result<Value> {
 /// `pad_width` as NumPy reads it: n, [before, after], or one [before, after] per axis.
 fn pad_widths(interp: &mut Interpreter, v: &Value, ndim: usize) -> Result<Vec<(usize, usize)>> {
     let widths = crate::interp::convert::to_array(interp, v, Some(crate::device::Device::Cpu))?;
+    if !widths.dtype().is_integer() {
+        return Err(type_error("`pad_width` must be of integral type"));
+    }
     let values = widths.to_vec::<i64>()?;
     if values.iter().any(|&w| w < 0) {
         return Err(value_error("index can't contain negative values"));

@@ -399,6 +399,18 @@ fn array_arg_on(interp: &mut Interpreter, v: &Value, on_default_device: bool) ->
     convert::to_array(interp, v, device)
 }
 
+/// The array a built-in changes in place: it must be one already (NumPy's `put(5, …)` is a
+/// TypeError), since a list or number converted to one would be changed and dropped.
+fn in_place_arg(v: &Value, builtin: &str) -> Result<Array> {
+    match v {
+        Value::Array(x) => Ok(Array::clone(x)),
+        other => Err(type_error(format!(
+            "{builtin} needs an array, not {}: it changes one in place",
+            other.a_kind()
+        ))),
+    }
+}
+
 fn operand_arg(interp: &mut Interpreter, v: &Value) -> Result<OwnedOperand> {
     convert::operand(interp, v)
 }

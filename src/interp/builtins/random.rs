@@ -163,13 +163,7 @@ pub fn namespace_builtins() -> Vec<Builtin> {
             "Puts the rows (first axis) of the array x in a random order, in place, on its device.",
             "x = arange(5); random.shuffle(x)",
             |i, a| {
-                let Value::Array(x) = a.required(0) else {
-                    return Err(type_error(format!(
-                        "shuffle needs an array, not {}",
-                        a.required(0).a_kind()
-                    )));
-                };
-                let x = x.clone();
+                let x = super::in_place_arg(a.required(0), "shuffle")?;
                 with_source(i, x.device(), |s| draws::shuffle(s, &x))?;
                 Ok(Value::None)
             }

@@ -122,6 +122,9 @@ fn lexsort(keys: &[Array], axis: i64) -> Result<Array> {
     let Some((first, rest)) = keys.split_first() else {
         return Err(type_error("need at least one key to sort by"));
     };
+    if rest.iter().any(|k| k.shape() != first.shape()) {
+        return Err(value_error("all keys need to be the same shape"));
+    }
     let mut order = sort::argsort(first, Some(axis), false)?;
     for key in rest {
         let reordered = index::take_along_axis(key, &order, axis)?;

@@ -204,7 +204,8 @@ fn statistic(interp: &mut Interpreter, args: &Args, s: Statistic, k: Keywords) -
         Some((Some(_), Some(_))) => {
             return Err(type_error("ddof and correction mean the same: give one"))
         }
-        Some((Some(v), None) | (None, Some(v))) => float_arg(v, "ddof")?,
+        Some((Some(v), None)) => float_arg(v, "ddof")?,
+        Some((None, Some(v))) => float_arg(v, "correction")?,
         _ => 0.0,
     };
     let keepdims = flag_arg(args, k.keepdims, false)?;
