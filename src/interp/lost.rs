@@ -2,9 +2,9 @@
 //!
 //! When a kernel faults, the device layer marks its context lost and the next gpu operation
 //! makes a fresh one where the driver allows it; arrays made before the fault have no elements
-//! any more. The interpreter
-//! notes where each loss happened, and a name whose value holds such an array is an error that
-//! says so where the name is used, instead of a generic device error deep inside an operation.
+//! any more. The interpreter notes where each loss happened, and a name whose value holds such
+//! an array is an error that says so where the name is used, instead of a generic device error
+//! deep inside an operation.
 
 use super::value::Value;
 use crate::error::{device_error, Error, Result, SourceMap, Span};

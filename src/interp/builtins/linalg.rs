@@ -99,11 +99,8 @@ pub fn builtins() -> Vec<Builtin> {
             "trace(eye(3))",
             |i, a| {
                 let x = array_arg(i, a.required(0))?;
-                let get = |k: usize, default: i64| {
-                    let what = if k == 1 { "offset" } else { "an axis" };
-                    a.get(k).map(|v| count_arg(v, what)).transpose().map(|v| v.unwrap_or(default))
-                };
-                scalar_if_0d(contract::trace(&x, get(1, 0)?, get(2, 0)?, get(3, 1)?)?)
+                let (offset, axis1, axis2) = diagonal_args(&a)?;
+                scalar_if_0d(contract::trace(&x, offset, axis1, axis2)?)
             }
         ),
         builtin!(
@@ -113,11 +110,8 @@ pub fn builtins() -> Vec<Builtin> {
             "diagonal(reshape(arange(9), [3, 3]), offset=1)",
             |i, a| {
                 let x = array_arg(i, a.required(0))?;
-                let get = |k: usize, default: i64| {
-                    let what = if k == 1 { "offset" } else { "an axis" };
-                    a.get(k).map(|v| count_arg(v, what)).transpose().map(|v| v.unwrap_or(default))
-                };
-                array::shape::diagonal(&x, get(1, 0)?, get(2, 0)?, get(3, 1)?).map(Value::array)
+                let (offset, axis1, axis2) = diagonal_args(&a)?;
+                array::shape::diagonal(&x, offset, axis1, axis2).map(Value::array)
             }
         ),
         builtin!(
@@ -189,4 +183,19 @@ fn tensordot(interp: &mut Interpreter, args: Args) -> Result<Value> {
         }
     };
     scalar_if_0d(contract::tensordot(&a, &b, &left, &right)?)
+}
+
+/// `offset=`, `axis1=` and `axis2=` of `trace` and `diagonal` (0, 0 and 1 unless given).
+fn diagonal_args(a: &Args) -> Result<(i64, i64, i64)> {
+    let get = |k: usize, what: &str, default: i64| {
+        a.get(k)
+            .map(|v| count_arg(v, what))
+            .transpose()
+            .map(|v| v.unwrap_or(default))
+    };
+    Ok((
+        get(1, "offset", 0)?,
+        get(2, "an axis", 0)?,
+        get(3, "an axis", 1)?,
+    ))
 }
