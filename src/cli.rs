@@ -7,7 +7,7 @@ use clap::Parser;
 
 use crate::device::Device;
 use crate::error::Error;
-use crate::interp::Interpreter;
+use crate::interp::{Interpreter, Placement};
 use crate::kernel::spec::{self, Place};
 
 #[derive(Parser, Debug)]
@@ -57,13 +57,24 @@ pub struct Options {
 pub enum DeviceChoice {
     Cpu,
     Gpu,
+    /// The cost model places each new array and operation (and says why).
+    Auto,
 }
 
 impl DeviceChoice {
-    fn device(self) -> Device {
+    fn placement(self) -> Placement {
         match self {
-            DeviceChoice::Cpu => Device::Cpu,
-            DeviceChoice::Gpu => Device::Gpu,
+            DeviceChoice::Cpu => Placement::Fixed(Device::Cpu),
+            DeviceChoice::Gpu => Placement::Fixed(Device::Gpu),
+            DeviceChoice::Auto => Placement::Auto,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            DeviceChoice::Cpu => "cpu",
+            DeviceChoice::Gpu => "gpu",
+            DeviceChoice::Auto => "auto",
         }
     }
 }
@@ -142,11 +153,11 @@ fn run_kernel(options: &KernelOptions) -> i32 {
                 device,
             }),
             _,
-        ) => spec::install(&place.place(), name, *device == DeviceChoice::Gpu)
+        ) => spec::install(&place.place(), name, device.name())
             .map(|dir| format!("installed the kernelspec `{name}` in {}", dir.display())),
         (Some(KernelAction::Remove { place, name }), _) => spec::remove(&place.place(), name)
             .map(|dir| format!("removed the kernelspec `{name}` from {}", dir.display())),
-        (None, Some(file)) => return crate::kernel::serve(file, options.device.device()),
+        (None, Some(file)) => return crate::kernel::serve(file, options.device.placement()),
         (None, None) => {
             eprintln!(
                 "arrsh kernel: give `--connection-file FILE` (as Jupyter does), or `install` / `remove`"
@@ -194,10 +205,8 @@ pub fn run(options: Options) -> i32 {
     }
     interp.scalar_mode = crate::interp::ScalarMode::parse(&options.scalar)
         .unwrap_or(crate::interp::ScalarMode::Warn);
-    if let DeviceChoice::Gpu = options.device {
-        if let Err(e) = interp.set_default_device(Device::Gpu) {
-            return report(&mut interp, &e);
-        }
+    if let Err(e) = interp.set_placement(options.device.placement()) {
+        return report(&mut interp, &e);
     }
     let (name, text) = match (&options.code, &options.file) {
         (Some(code), _) => ("<-e>".to_string(), code.clone()),
@@ -230,6 +239,9 @@ pub fn run(options: Options) -> i32 {
     };
     // Work still queued on the gpu is part of the script: a fault in it fails the script.
     let result = result.and_then(|()| crate::device::synchronize());
+    if let Some(summary) = interp.placement_summary() {
+        interp.write_err(&summary);
+    }
     match result {
         Ok(()) => 0,
         Err(e) => report(&mut interp, &e),

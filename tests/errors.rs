@@ -250,7 +250,7 @@ const CASES: &[Case] = &[
     // ---- devices (the cases that need a gpu to be absent, or present, are in NO_GPU_CASES and GPU_CASES) ----
     case(Type, "to(ones(2), \"tpu\")", 1, 1, &["expected a device (cpu or gpu)", "\"tpu\""]),
     case(Type, "zeros(2, device=3)", 1, 1, &["expected a device (cpu or gpu)"]),
-    case(Command, ":device tpu", 1, 1, &[":device takes cpu or gpu", "`tpu`"]),
+    case(Command, ":device tpu", 1, 1, &[":device takes cpu, gpu or auto", "`tpu`"]),
     case(Command, ":frobnicate", 1, 1, &["unknown command :frobnicate"]),
 
     // ---- files ----
@@ -326,7 +326,7 @@ const CASES: &[Case] = &[
     case(Command, ":time maybe", 1, 1, &[":time takes on or off", "`maybe`"]),
     case(Command, ":time on off", 1, 1, &[":time takes on or off", "`on off`"]),
     case(Command, ":scalar foo", 1, 1, &[":scalar takes allow, warn or error", "`foo`"]),
-    case(Command, ":device cpu gpu", 1, 1, &[":device takes cpu or gpu"]),
+    case(Command, ":device cpu gpu", 1, 1, &[":device takes cpu, gpu or auto"]),
     case(Command, ":bench", 1, 1, &[":bench needs a statement"]),
     case(Command, ":sweep", 1, 1, &[":sweep needs `for n in SIZES { BODY }`"]),
     case(Command, ":sweep n in [1] { x = 1 }", 1, 1, &[":sweep needs `for n in SIZES { BODY }`"]),

@@ -2,7 +2,8 @@
 //! directory of its own, and what it prints must match the `.out` file beside it:
 //! stdout, then `--- stderr` and stderr when there is any, then `--- exit N` when N is not 0.
 //! `BLESS=1 cargo test --test golden` rewrites the `.out` files from the current binary (review the diff).
-//! A first line `# args: --device gpu` passes extra arguments; `# needs: gpu` skips the script
+//! A first line `# args: --device gpu` passes extra arguments, `# env: KEY=FILE` sets KEY to
+//! the path of FILE beside the scripts; `# needs: gpu` skips the script
 //! (reported, never silently passed) where no gpu is present; such scripts belong to the gpu run
 //! and their expected output is `NAME.gpu.out`. The whole suite runs a second time
 //! with `--device gpu` (see `run_suite`); without a gpu that run reports itself skipped, and with
@@ -50,6 +51,9 @@ fn run_script(path: &Path, device: Option<&str>) -> String {
     }
     if let Some(args) = header_value(&text, "args") {
         command.args(args.split_whitespace());
+    }
+    if let Some((key, file)) = header_value(&text, "env").and_then(|e| e.split_once('=')) {
+        command.env(key, scripts_dir().join(file));
     }
     let output = command
         .arg(name)
@@ -180,6 +184,36 @@ fn golden_scripts() {
 #[test]
 fn golden_scripts_on_the_gpu() {
     run_suite(true);
+}
+
+/// Without a gpu, `device=auto` is the cpu: it says so once, and work runs as on the cpu.
+#[test]
+fn auto_without_a_gpu_is_the_cpu_and_says_so_once() {
+    if gpu_present() {
+        println!("skipped: a gpu is present (tests/scripts/placement_auto.arr covers auto there)");
+        return;
+    }
+    let output = Command::new(env!("CARGO_BIN_EXE_arrsh"))
+        .args(["--device", "auto", "-e"])
+        .arg(":device auto\n:device cpu\n:device auto\nx = rand(1e6)\nprint(x.device, zeros(3, device=auto).device, sum(x * 0 + 1))")
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("arrsh runs");
+    assert!(output.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        "cpu cpu 1000000.0\n"
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        stderr.matches("device auto: no usable gpu (").count(),
+        1,
+        "{stderr}"
+    );
+    assert!(
+        stderr.ends_with("), so everything runs on the cpu\n"),
+        "{stderr}"
+    );
 }
 
 /// Replaces every duration (`12.3 ms`, `812 ns`) with `<t>` and every share (`95.5%`) with

@@ -2,6 +2,7 @@
 //! (broadcasting, dtype resolution, indexing, reductions, printing) and expresses elementwise
 //! work as plans (`crate::plan`), which the devices run.
 
+pub mod calibrate;
 pub mod contract;
 pub mod decompositions;
 pub mod fft;
@@ -41,11 +42,17 @@ use crate::with_dtype;
 pub struct Array {
     layout: Layout,
     storage: Storage,
+    /// Placed on its device by the user (`device=`, `to()`), so `device=auto` never moves it.
+    placed: bool,
 }
 
 impl Array {
     pub fn new(storage: Storage, layout: Layout) -> Array {
-        Array { layout, storage }
+        Array {
+            layout,
+            storage,
+            placed: false,
+        }
     }
 
     /// A cpu array owning `data` laid out in C order with `shape`.
@@ -54,6 +61,7 @@ impl Array {
         Array {
             layout: Layout::contiguous(&shape),
             storage: Storage::Ready(Buffer::Cpu(T::wrap(data))),
+            placed: false,
         }
     }
 
@@ -67,6 +75,7 @@ impl Array {
         Array {
             layout: Layout::contiguous(shape),
             storage: Storage::Ready(buffer),
+            placed: false,
         }
     }
 
@@ -75,6 +84,7 @@ impl Array {
         Ok(Array {
             layout: Layout::contiguous(shape),
             storage: plan::value(device, shape, expr)?,
+            placed: false,
         })
     }
 
@@ -116,7 +126,17 @@ impl Array {
         Array {
             layout,
             storage: self.storage.clone(),
+            placed: self.placed,
         }
+    }
+
+    /// Whether the user chose its device (`device=`, `to()`): `device=auto` leaves it there.
+    pub fn placed_by_user(&self) -> bool {
+        self.placed
+    }
+
+    pub fn mark_placed_by_user(&mut self) {
+        self.placed = true;
     }
 
     pub fn shape(&self) -> &[usize] {

@@ -4,7 +4,7 @@
 use crate::device::Device;
 use crate::error::{command_error, Result};
 
-use super::{Interpreter, Request};
+use super::{Interpreter, Placement, Request};
 
 pub struct Command {
     pub name: &'static str,
@@ -65,10 +65,17 @@ static COMMANDS: &[Command] = &[
     },
     Command {
         name: "device",
-        args: "[cpu|gpu]",
-        help: "no argument: the devices and the session's transfer totals; with one: set the default device",
+        args: "[cpu|gpu|auto]",
+        help: "no argument: the devices, the placement model and the session's transfer totals; with one: where new arrays are made (auto: where the cost model says, and why)",
         takes_path: false,
         run: device,
+    },
+    Command {
+        name: "calibrate",
+        args: "",
+        help: "measures this machine for device=auto (each class of work on each device, copies both ways; about a second) and shows the model and its crossovers",
+        takes_path: false,
+        run: |i, _| super::report_commands::calibrate(i).map(done),
     },
     Command {
         name: "threads",
@@ -191,11 +198,12 @@ fn threads(interp: &mut Interpreter, args: &str) -> Result<Request> {
 fn device(interp: &mut Interpreter, args: &str) -> Result<Request> {
     match args {
         "" => super::report_commands::devices(interp)?,
-        "cpu" => interp.set_default_device(Device::Cpu)?,
-        "gpu" => interp.set_default_device(Device::Gpu)?,
+        "cpu" => interp.set_placement(Placement::Fixed(Device::Cpu))?,
+        "gpu" => interp.set_placement(Placement::Fixed(Device::Gpu))?,
+        "auto" => interp.set_auto(),
         other => {
             return Err(command_error(format!(
-                ":device takes cpu or gpu, not `{other}`"
+                ":device takes cpu, gpu or auto, not `{other}`"
             )))
         }
     }

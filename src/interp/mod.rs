@@ -9,6 +9,7 @@ mod cycles;
 pub mod display;
 mod host_ops;
 mod lost;
+mod placement;
 mod profile;
 #[cfg(test)]
 mod reference;
@@ -35,6 +36,7 @@ use crate::plan::table;
 use crate::syntax::ast::*;
 use crate::syntax::{self, resolve};
 use builtins::Builtin;
+pub use placement::Placement;
 pub use report_commands::help_text;
 use value::{CellRef, Closure, Value};
 
@@ -101,6 +103,8 @@ pub struct Interpreter {
     running: usize,
     /// Where the gpu lost its state, for the errors of names that held its arrays.
     gpu_losses: lost::GpuLosses,
+    /// `device=auto`: the cost model and this statement's decisions.
+    auto: placement::Auto,
 }
 
 /// What an implicit element read of a gpu array does (CUDA.jl's `allowscalar`).
@@ -174,6 +178,7 @@ impl Interpreter {
             closures: cycles::Closures::default(),
             running: 0,
             gpu_losses: Default::default(),
+            auto: Default::default(),
         }
     }
 
@@ -344,6 +349,7 @@ impl Interpreter {
             if timed {
                 crate::device::gpu::begin_measure();
             }
+            self.clear_decisions();
             let start = Instant::now();
             let counters = crate::stats::session();
             let passes = crate::plan::pass_mark();
@@ -373,6 +379,10 @@ impl Interpreter {
                 for hint in crate::report::hints(wall, &counters, self.crossover) {
                     text.push_str("\n  ");
                     text.push_str(&hint);
+                }
+                for decision in self.decisions_text() {
+                    text.push_str("\n  ");
+                    text.push_str(&decision);
                 }
                 let within = position_of(stmt.span)..=position_of(Span {
                     start: stmt.span.end,
@@ -841,6 +851,7 @@ impl Interpreter {
                         result
                     }
                 };
+                let new_value = self.follow(a.device(), new_value)?;
                 let operand = convert::operand(self, &new_value)?;
                 index::set(&a, &subs, operand.as_operand()).map_err(|e| e.at(target.span))
             }
@@ -854,7 +865,8 @@ impl Interpreter {
                 "in-place matrix product `@=` is not supported; write x = x @ y",
             ));
         }
-        let operand = convert::operand(self, rhs)?;
+        let rhs = self.follow(a.device(), rhs.clone())?;
+        let operand = convert::operand(self, &rhs)?;
         ops::apply_in_place(
             table::by_symbol(op.symbol(), true),
             a,
@@ -1023,18 +1035,46 @@ impl Interpreter {
                 Ok(r)
             }
             ExprKind::Binary { op, lhs, rhs } => {
-                let l = self.eval(lhs, frame)?;
-                let r = self.eval(rhs, frame)?;
+                let mut l = self.eval(lhs, frame)?;
+                let mut r = self.eval(rhs, frame)?;
                 if let Some(v) = host_ops::fast_numeric(*op, &l, &r) {
                     return Ok(v);
                 }
-                host_ops::binary(self, *op, &l, &r).map_err(|e| e.at(expr.span))
+                let mut placed = false;
+                if self.auto_placement() {
+                    let operands = [
+                        placement::Candidate {
+                            value: &mut l,
+                            name: name_of(lhs),
+                        },
+                        placement::Candidate {
+                            value: &mut r,
+                            name: name_of(rhs),
+                        },
+                    ];
+                    placed = self
+                        .place_operator(*op, operands, frame)
+                        .map_err(|e| e.at(expr.span))?;
+                }
+                let result = host_ops::binary(self, *op, &l, &r).map_err(|e| e.at(expr.span))?;
+                Ok(mark_placed(result, placed))
             }
             ExprKind::Call { callee, args } => self.eval_call(callee, args, frame, expr.span),
             ExprKind::Index { target, subscripts } => {
-                let container = self.eval(target, frame)?;
-                self.eval_index(container, subscripts, frame)
-                    .map_err(|e| e.at(expr.span))
+                let mut container = self.eval(target, frame)?;
+                if !self.auto_placement() {
+                    return self
+                        .eval_index(container, subscripts, frame)
+                        .map_err(|e| e.at(expr.span));
+                }
+                let value = self
+                    .eval_index(container.clone(), subscripts, frame)
+                    .map_err(|e| e.at(expr.span))?;
+                if !matches!(value, Value::Array(_)) {
+                    self.note_element_read(&mut container, name_of(target), frame)
+                        .map_err(|e| e.at(expr.span))?;
+                }
+                Ok(value)
             }
             ExprKind::Attr { target, name } => {
                 let v = self.eval(target, frame)?;
@@ -1136,6 +1176,10 @@ impl Interpreter {
             }
             _ => (self.eval(callee, frame)?, None),
         };
+        let mut names: Vec<Option<&Name>> = Vec::with_capacity(args.len() + 1);
+        if let (Some(_), ExprKind::Attr { target, .. }) = (&receiver, &callee.kind) {
+            names.push(name_of(target));
+        }
         let mut positional = Vec::with_capacity(args.len() + 1);
         positional.extend(receiver);
         let mut keywords = Vec::new();
@@ -1153,11 +1197,52 @@ impl Interpreter {
             };
             match &arg.name {
                 Some(n) => keywords.push((n.clone(), value)),
-                None => positional.push(value),
+                None => {
+                    names.push(name_of(&arg.value));
+                    positional.push(value);
+                }
             }
         }
-        self.call(&function, positional, keywords)
+        let Value::Builtin(b) = function else {
+            return self
+                .call(&function, positional, keywords)
+                .map_err(|e| e.at(span));
+        };
+        self.call_placed(b, positional, keywords, &names, frame)
             .map_err(|e| e.at(span))
+    }
+
+    /// A built-in call, with its new array or its inputs placed under `device=auto`, and its
+    /// result marked as the user's placement when it was (`device=`, `to()`).
+    fn call_placed(
+        &mut self,
+        b: &'static Builtin,
+        mut positional: Vec<Value>,
+        mut keywords: Vec<(Rc<str>, Value)>,
+        names: &[Option<&Name>],
+        frame: &mut Frame,
+    ) -> Result<Value> {
+        let asked = keywords.iter().any(|(k, _)| &**k == "device") || b.name == "to";
+        if !self.auto_placement() && !asked {
+            return self.call(&Value::Builtin(b), positional, keywords);
+        }
+        if let Some(device) = self.place_new(b, &positional, &mut keywords) {
+            let fixed = std::mem::replace(&mut self.default_device, device);
+            let result = self.call(&Value::Builtin(b), positional, keywords);
+            self.default_device = fixed;
+            return result;
+        }
+        let mut placed = asked;
+        if self.auto_placement() {
+            let mut inputs: Vec<placement::Candidate> = positional
+                .iter_mut()
+                .zip(names.iter().copied().chain(std::iter::repeat(None)))
+                .map(|(value, name)| placement::Candidate { value, name })
+                .collect();
+            placed |= self.place_call(b, &mut inputs, frame)?;
+        }
+        let result = self.call(&Value::Builtin(b), positional, keywords)?;
+        Ok(mark_placed(result, placed))
     }
 
     fn lookup_function(&self, name: &str) -> Option<Value> {
@@ -1301,6 +1386,24 @@ fn check_in_place_cast(op: BinOp, result: &Value, target: crate::base::DType) ->
         }
         _ => Ok(()),
     }
+}
+
+/// The variable an expression reads, when it is just a name.
+fn name_of(expr: &Expr) -> Option<&Name> {
+    match &expr.kind {
+        ExprKind::Name(name) => Some(name),
+        _ => None,
+    }
+}
+
+/// `value`, marked as placed by the user when `placed` (so that `device=auto` leaves it).
+fn mark_placed(mut value: Value, placed: bool) -> Value {
+    if let (Value::Array(a), true) = (&mut value, placed) {
+        if !a.placed_by_user() {
+            Rc::make_mut(a).mark_placed_by_user();
+        }
+    }
+    value
 }
 
 /// The source line of a plan position.

@@ -6,12 +6,13 @@ use std::time::{Duration, Instant};
 use crate::device::{self, Device};
 use crate::error::{command_error, Result};
 use crate::picture::{self, Axis, Chart, Marks};
+use crate::plan::placement;
 use crate::report;
 use crate::stats;
 
 use super::display::{self, Rich, Shown};
 use super::value::Value;
-use super::{builtins, commands, Interpreter, ScalarMode};
+use super::{builtins, commands, Interpreter, Placement, ScalarMode};
 
 /// Terminal width for tables, or 100 columns when output is not a terminal.
 pub(super) fn width() -> u16 {
@@ -122,6 +123,9 @@ pub fn explain(interp: &mut Interpreter, args: &str) -> Result<()> {
     for (k, pass) in passes.iter().enumerate() {
         text.push_str(&interp.describe_pass(k + 1, pass));
     }
+    for decision in interp.decisions_text() {
+        text.push_str(&format!("placement: {decision}\n"));
+    }
     interp.write_err(&text);
     Ok(())
 }
@@ -182,29 +186,21 @@ pub(super) fn report_tables(interp: &mut Interpreter, tables: &[&comfy_table::Ta
     );
 }
 
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|info| {
-            info.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_string())
-        })
-        .unwrap_or_else(|| std::env::consts::ARCH.to_string())
-}
-
 pub fn devices(interp: &mut Interpreter) -> Result<()> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut table = report::table(&["device", "", "details"]);
-    let default = interp.default_device;
-    let mark = |d: Device| if d == default { "default" } else { "" };
+    let placement = interp.placement();
+    let mark = |d: Device| match placement {
+        Placement::Fixed(default) if d == default => "default",
+        Placement::Auto => "auto",
+        _ => "",
+    };
     table.add_row(vec![
         "cpu".to_string(),
         mark(Device::Cpu).to_string(),
         format!(
             "{}, {cores} cores, {}",
-            cpu_model(),
+            crate::device::cpu::model_name(),
             match crate::device::cpu::threads::count() {
                 1 => "1 worker thread".to_string(),
                 n => format!("{n} worker threads"),
@@ -237,8 +233,78 @@ pub fn devices(interp: &mut Interpreter) -> Result<()> {
         crate::base::human_bytes(totals.allocated_bytes as f64),
         totals.syncs
     );
-    report_tables(interp, &[&table, &moved], &note);
+    match interp.known_model() {
+        Some(model) => report_tables(interp, &[&table, &model_table(&model), &moved], &note),
+        None => report_tables(interp, &[&table, &moved], &note),
+    }
     Ok(())
+}
+
+/// `:calibrate`: measures the placement model and shows it.
+pub fn calibrate(interp: &mut Interpreter) -> Result<()> {
+    let start = std::time::Instant::now();
+    let model = interp.calibrate()?;
+    let note = format!(
+        "measured in {} on {}{}\n",
+        report::seconds(start.elapsed().as_secs_f64()),
+        model.machine,
+        match interp.auto_placement() {
+            true => "",
+            false => " (used by :device auto)",
+        }
+    );
+    report_tables(interp, &[&model_table(&model)], &note);
+    Ok(())
+}
+
+/// `4 µs + 0.52 ns/element`; a copy's rate as bandwidth (`12 µs + 23.4 GB/s`).
+fn cost_text(line: &placement::Line, unit: &str) -> String {
+    let rate = match unit {
+        "byte" if line.per_unit > 0.0 => format!("{:.1} GB/s", 1e-9 / line.per_unit),
+        _ => format!("{:.3} ns/{unit}", line.per_unit * 1e9),
+    };
+    format!("{} + {rate}", report::seconds(line.fixed))
+}
+
+/// The placement model: each class of work's cost on each device, and the crossover it implies.
+fn model_table(model: &placement::Model) -> comfy_table::Table {
+    use placement::thousands;
+    let mut table = report::table(&["work", "cpu", "gpu", "gpu faster from"]);
+    for (k, row) in placement::WORKS.iter().enumerate() {
+        let unit = row.unit;
+        let cpu = cost_text(&model.cpu[k], unit);
+        let gpu = model
+            .gpu
+            .as_ref()
+            .map_or_else(|| "no gpu".to_string(), |g| cost_text(&g.work[k], unit));
+        let crossover = match (&model.gpu, model.crossover(row.work)) {
+            (None, _) => "—".to_string(),
+            (_, Some(n)) => format!("{} elements", thousands(n)),
+            (_, None) => "never".to_string(),
+        };
+        table.add_row(vec![row.key.to_string(), cpu, gpu, crossover]);
+    }
+    if let Some(g) = &model.gpu {
+        table.add_row(vec![
+            "copy to gpu".to_string(),
+            String::new(),
+            cost_text(&g.to_gpu, "byte"),
+            String::new(),
+        ]);
+        table.add_row(vec![
+            "copy to cpu".to_string(),
+            String::new(),
+            cost_text(&g.to_cpu, "byte"),
+            format!("element read {}", report::seconds(g.element_read)),
+        ]);
+        table.add_row(vec![
+            "start the gpu".to_string(),
+            String::new(),
+            report::seconds(g.start),
+            "once, by the first work placed there".to_string(),
+        ]);
+    }
+    table
 }
 
 /// Longest a `:bench` measures (after its warm-up), and the most runs it makes.
@@ -263,7 +329,7 @@ pub fn bench(interp: &mut Interpreter, statement: &str) -> Result<()> {
     let per_run = |n: u64| n as f64 / runs as f64;
     let mut text = format!(
         "{runs} runs (after 1 warm-up; new arrays on {})\nmin {} · median {} · mean {} ± {} · max {}\n{} ({} … {})\nper run: H→D {} · D→H {} · kernels {}\n",
-        interp.default_device,
+        interp.placement_name(),
         report::seconds(s.min),
         report::seconds(s.median),
         report::seconds(s.mean),

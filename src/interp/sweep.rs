@@ -15,7 +15,7 @@ use crate::report;
 use super::display::{self, Rich, Shown};
 use super::report_commands::{report_tables, sample_runs, width};
 use super::value::Value;
-use super::Interpreter;
+use super::{Interpreter, Placement};
 
 /// Time one size may take on one device (after its warm-up run).
 const BUDGET: Duration = Duration::from_millis(400);
@@ -148,7 +148,7 @@ pub fn sweep(interp: &mut Interpreter, args: &str) -> Result<()> {
         ProgressStyle::with_template(":sweep {bar:30} {pos}/{len} {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let default = interp.default_device;
+    let default = interp.placement();
     let timing = std::mem::replace(&mut interp.timing, false);
     let measured = (|| {
         let mut rows = Vec::with_capacity(sizes.len());
@@ -156,7 +156,7 @@ pub fn sweep(interp: &mut Interpreter, args: &str) -> Result<()> {
             let mut medians = Vec::with_capacity(2);
             for &device in &devices {
                 progress.set_message(format!("{name} = {n} on {device}"));
-                interp.set_default_device(device)?;
+                interp.set_placement(Placement::Fixed(device))?;
                 interp.set_global(name, Value::Int(n));
                 let (samples, _) = sample_runs(interp, &program, BUDGET)?;
                 medians.push(report::summarize(&samples).median);
@@ -172,7 +172,7 @@ pub fn sweep(interp: &mut Interpreter, args: &str) -> Result<()> {
     })();
     progress.finish_and_clear();
     interp.timing = timing;
-    interp.set_default_device(default)?;
+    interp.set_placement(default)?;
     let rows = measured?;
     let crossover = crossover(&rows);
     interp.crossover = crossover.or(interp.crossover);

@@ -20,16 +20,15 @@ use jupyter_protocol::{
 use rustyline::completion::Completer;
 use rustyline::history::DefaultHistory;
 
-use crate::device::Device;
 use crate::error::Error;
-use crate::interp::Interpreter;
+use crate::interp::{Interpreter, Placement};
 use crate::repl::helper::ArrHelper;
 use channels::{Channels, Outgoing};
 use messages::{kernel_info, reply};
 use outputs::{Display, Outputs, SharedOutputs, StreamWriter};
 
 /// Serves the kernel whose connection file Jupyter wrote; returns the exit status.
-pub fn serve(connection_file: &Path, device: Device) -> i32 {
+pub fn serve(connection_file: &Path, placement: Placement) -> i32 {
     let info = match std::fs::read_to_string(connection_file)
         .map_err(|e| e.to_string())
         .and_then(|text| serde_json::from_str(&text).map_err(|e| e.to_string()))
@@ -65,7 +64,7 @@ pub fn serve(connection_file: &Path, device: Device) -> i32 {
     }));
     outputs::flush_periodically(outputs.clone());
     let device_note = interp
-        .set_default_device(device)
+        .set_placement(placement)
         .err()
         .map(|e| format!("arrsh: {}; arrays are made on the cpu\n", e.message));
     let mut kernel = Kernel {

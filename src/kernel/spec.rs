@@ -46,8 +46,9 @@ impl Place {
     }
 }
 
-/// Writes the kernelspec `name`, starting this executable with `--device gpu` if asked.
-pub fn install(place: &Place, name: &str, gpu: bool) -> Result<PathBuf, String> {
+/// Writes the kernelspec `name`, starting this executable with `--device DEVICE` unless it is
+/// the cpu (`gpu` or `auto`).
+pub fn install(place: &Place, name: &str, device: &str) -> Result<PathBuf, String> {
     let dir = place.kernel_dir(name)?;
     let exe = std::env::current_exe().map_err(|e| format!("cannot find arrsh itself: {e}"))?;
     let mut argv = vec![
@@ -56,12 +57,12 @@ pub fn install(place: &Place, name: &str, gpu: bool) -> Result<PathBuf, String> 
         "--connection-file".into(),
         "{connection_file}".into(),
     ];
-    if gpu {
-        argv.extend(["--device".into(), "gpu".into()]);
+    if device != "cpu" {
+        argv.extend(["--device".into(), device.into()]);
     }
     let spec = json!({
         "argv": argv,
-        "display_name": if gpu { "arrsh (gpu)" } else { "arrsh" },
+        "display_name": if device == "cpu" { "arrsh".to_string() } else { format!("arrsh ({device})") },
         "language": "arrsh",
         "interrupt_mode": "signal",
         "metadata": { "debugger": false },

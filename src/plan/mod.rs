@@ -14,6 +14,7 @@ pub mod cpu_math;
 pub mod cuda;
 pub mod explain;
 pub mod expr;
+pub mod placement;
 pub mod reduce;
 pub mod resolve;
 pub mod table;

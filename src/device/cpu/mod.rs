@@ -144,6 +144,19 @@ fn view_parts(layout: &Layout) -> (usize, ndarray::StrideShape<IxDyn>) {
     (low, IxDyn(&layout.shape).strides(IxDyn(&strides)))
 }
 
+/// The processor's name as the system reports it (its architecture when it does not).
+pub fn model_name() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string())
+}
+
 pub fn view<'a, T>(data: &'a [T], layout: &Layout) -> ArrayViewD<'a, T> {
     let (low, shape) = view_parts(layout);
     ArrayViewD::from_shape(shape, &data[low.min(data.len())..])

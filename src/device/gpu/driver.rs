@@ -116,6 +116,51 @@ fn cannot_restart() -> Error {
     )
 }
 
+/// The name of the gpu that `gpu()` would use, found without making a context (which costs
+/// far more than asking the driver); an error says why there is none.
+pub fn probe_name() -> Result<String> {
+    thread_local! {
+        static PROBED: OnceCell<Result<String>> = const { OnceCell::new() };
+    }
+    if let Some(e) = UNAVAILABLE.with(|u| u.get().cloned()) {
+        return Err(e);
+    }
+    PROBED.with(|p| {
+        p.get_or_init(|| {
+            // The kernel driver's report names the gpu without loading CUDA's libraries or
+            // starting it (a tenth of a second or more); CUDA is asked only where there is no
+            // such report. A gpu named here that CUDA then cannot start is refused at first use.
+            if let Some(name) = kernel_driver_gpu_name() {
+                return Ok(name);
+            }
+            if let Some(library) = missing_library() {
+                return Err(device_error(format!("no gpu: {library} not found")));
+            }
+            cu::init().map_err(|e| driver_error("no gpu: the CUDA driver failed to start", e))?;
+            if cu::device::get_count().map_err(|e| driver_error("no gpu", e))? < 1 {
+                return Err(device_error("no gpu: no CUDA device"));
+            }
+            let device = cu::device::get(0).map_err(|e| driver_error("no gpu", e))?;
+            Ok(cu::device::get_name(device).unwrap_or_else(|_| "CUDA device".into()))
+        })
+        .clone()
+    })
+}
+
+/// The first gpu's model in the NVIDIA kernel driver's report (`/proc/driver/nvidia/gpus`).
+fn kernel_driver_gpu_name() -> Option<String> {
+    let mut gpus: Vec<_> = std::fs::read_dir("/proc/driver/nvidia/gpus")
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    gpus.sort();
+    let report = std::fs::read_to_string(gpus.first()?.join("information")).ok()?;
+    report
+        .lines()
+        .find_map(|l| l.strip_prefix("Model:"))
+        .map(|m| m.trim().to_string())
+}
+
 /// The gpu if this thread has made one and its state is not lost (never makes one).
 pub fn started() -> Option<&'static Gpu> {
     CURRENT.get().filter(|g| !g.lost.get())

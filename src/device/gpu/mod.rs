@@ -24,6 +24,11 @@ pub fn availability() -> Result<()> {
     gpu().map(|_| ())
 }
 
+/// The gpu's name (`NVIDIA H200`), or why there is none, without starting it.
+pub fn name() -> Result<String> {
+    driver::probe_name()
+}
+
 /// What `:device` shows for the gpu: its properties, or why it is unavailable.
 pub fn describe() -> String {
     match gpu() {

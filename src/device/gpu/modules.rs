@@ -310,7 +310,8 @@ fn source_hash(text: &str) -> u64 {
     })
 }
 
-fn cache_dir() -> Option<PathBuf> {
+/// Where compiled kernels (and the placement model) are kept between sessions.
+pub fn cache_dir() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("ARRSH_KERNEL_CACHE") {
         return Some(PathBuf::from(dir));
     }
@@ -318,7 +319,7 @@ fn cache_dir() -> Option<PathBuf> {
 }
 
 /// A cache write that a concurrent process never sees half-done; failures only cost a recompile.
-fn write_atomically(file: &std::path::Path, bytes: &[u8]) {
+pub fn write_atomically(file: &std::path::Path, bytes: &[u8]) {
     let Some(dir) = file.parent() else { return };
     if std::fs::create_dir_all(dir).is_err() {
         return;

@@ -337,7 +337,7 @@ pub fn all() -> &'static [Builtin] {
 /// Names that are values rather than functions (for completion and `:help`).
 pub const CONSTANTS: &[&str] = &[
     "cpu", "gpu", "bool", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "f32",
-    "f64", "c64", "c128", "pi", "e", "inf", "nan", "newaxis",
+    "f64", "c64", "c128", "pi", "e", "inf", "nan", "newaxis", "auto",
 ];
 
 /// The value a global name has when no variable shadows it: a function, device, dtype or
@@ -351,6 +351,7 @@ pub fn lookup_value(name: &str) -> Option<Value> {
         "inf" => return Some(Value::Float(f64::INFINITY)),
         "nan" => return Some(Value::Float(f64::NAN)),
         "newaxis" => return Some(Value::None),
+        "auto" => return Some(super::placement::auto_value()),
         _ => {}
     }
     if let Some(ns) = Namespace::find(name) {
@@ -437,6 +438,7 @@ fn device_arg(v: &Value) -> Result<Device> {
         Value::Device(d) => Ok(*d),
         Value::Str(s) if &**s == "cpu" => Ok(Device::Cpu),
         Value::Str(s) if &**s == "gpu" => Ok(Device::Gpu),
+        Value::Str(s) if &**s == "auto" => Err(super::placement::auto_is_not_a_device()),
         other => Err(type_error(format!(
             "expected a device (cpu or gpu), got {}",
             other.describe()
@@ -471,6 +473,60 @@ fn count_arg(v: &Value, what: &str) -> Result<i64> {
             other.describe()
         ))),
     }
+}
+
+/// The elements a creation or random built-in is asked to make, read from its arguments by
+/// parameter name (`shape`, `size`, `n` and `m`, `num`, `arange`'s range); `None` when they do
+/// not say (a random draw of one host number, a bad argument that the call itself reports).
+pub fn requested_elements(
+    b: &Builtin,
+    positional: &[Value],
+    keywords: &[(Rc<str>, Value)],
+) -> Option<usize> {
+    let arg = |param: &str| -> Option<Value> {
+        let at = b
+            .params
+            .iter()
+            .position(|p| p.trim_end_matches('=') == param)?;
+        let name = param.trim_start_matches('*');
+        match b.params[at].starts_with('*') {
+            true => match &positional[at.min(positional.len())..] {
+                [] => None,
+                [one] => Some(one.clone()),
+                many => Some(Value::Tuple(Rc::new(many.to_vec()))),
+            },
+            false => positional.get(at).cloned().or_else(|| {
+                keywords
+                    .iter()
+                    .find(|(k, _)| &**k == name)
+                    .map(|(_, v)| v.clone())
+            }),
+        }
+    };
+    let count = |v: Option<Value>| {
+        v.and_then(|v| count_arg(&v, "").ok())
+            .map(|n| n.max(0) as usize)
+    };
+    for param in ["shape", "*shape", "size", "*size"] {
+        if b.params.iter().any(|p| p.trim_end_matches('=') == param) {
+            return shape_arg(&arg(param)?).ok().map(|s| s.iter().product());
+        }
+    }
+    if b.name == "arange" {
+        let number = |v: Option<Value>| v.and_then(|v| v.as_scalar()).map(|s| s.cast::<f64>());
+        let first = number(arg("start"))?;
+        let (start, stop) = match number(arg("stop")) {
+            Some(stop) => (first, stop),
+            None => (0.0, first),
+        };
+        let step = number(arg("step")).unwrap_or(1.0);
+        return Some(((stop - start) / step).ceil().max(0.0) as usize);
+    }
+    if b.params.contains(&"num=") {
+        return Some(count(arg("num")).unwrap_or(50));
+    }
+    let n = count(arg("n"))?;
+    Some(n * count(arg("m")).unwrap_or(n))
 }
 
 fn shape_arg(v: &Value) -> Result<Vec<usize>> {
