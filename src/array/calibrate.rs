@@ -150,6 +150,8 @@ fn measure_work(work: Work, device: Device, rng: &mut Rng) -> Result<Line> {
 /// that compiles and allocates what it needs).
 fn time_work(work: Work, device: Device, elements: usize, rng: &mut Rng) -> Result<f64> {
     let side = (elements as f64).sqrt().round() as usize;
+    let multiply = crate::plan::table::find("multiply").expect("a row");
+    let add = crate::plan::table::find("add").expect("a row");
     let mut source = Source { rng, device };
     let input = match work {
         Work::MatrixProduct | Work::Decomposition => {
@@ -157,14 +159,14 @@ fn time_work(work: Work, device: Device, elements: usize, rng: &mut Rng) -> Resu
             // Diagonally dominant, so that a solve never meets a singular matrix.
             let eye = super::decompositions::identity(&[], side, DType::F64, device)?;
             let scaled = ops::apply(
-                crate::plan::table::find("multiply").expect("a row"),
+                multiply,
                 &[
                     ops::Operand::Array(&eye),
                     ops::Operand::Scalar(Scalar::Float(side as f64)),
                 ],
             )?;
             ops::apply(
-                crate::plan::table::find("add").expect("a row"),
+                add,
                 &[ops::Operand::Array(&a), ops::Operand::Array(&scaled)],
             )?
         }
@@ -174,8 +176,6 @@ fn time_work(work: Work, device: Device, elements: usize, rng: &mut Rng) -> Resu
         _ => super::random::random(&mut source, &[elements], DType::F64)?,
     };
     input.buffer()?;
-    let multiply = crate::plan::table::find("multiply").expect("a row");
-    let add = crate::plan::table::find("add").expect("a row");
     let run = || -> Result<()> {
         match work {
             Work::Elementwise => {

@@ -1176,8 +1176,10 @@ impl Interpreter {
             }
             _ => (self.eval(callee, frame)?, None),
         };
-        let mut names: Vec<Option<&Name>> = Vec::with_capacity(args.len() + 1);
-        if let (Some(_), ExprKind::Attr { target, .. }) = (&receiver, &callee.kind) {
+        // The variables the arguments came from, which only `device=auto` needs.
+        let auto = self.auto_placement();
+        let mut names: Vec<Option<&Name>> = Vec::new();
+        if let (true, Some(_), ExprKind::Attr { target, .. }) = (auto, &receiver, &callee.kind) {
             names.push(name_of(target));
         }
         let mut positional = Vec::with_capacity(args.len() + 1);
@@ -1198,7 +1200,9 @@ impl Interpreter {
             match &arg.name {
                 Some(n) => keywords.push((n.clone(), value)),
                 None => {
-                    names.push(name_of(&arg.value));
+                    if auto {
+                        names.push(name_of(&arg.value));
+                    }
                     positional.push(value);
                 }
             }

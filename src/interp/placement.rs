@@ -155,6 +155,9 @@ impl Interpreter {
     /// The session's model: injected (`ARRSH_PLACEMENT_MODEL`), cached, or measured now.
     /// `None` without a gpu: then everything is on the cpu and nothing is decided.
     fn model(&mut self) -> Option<&Model> {
+        if self.auto.model.as_ref().is_some_and(|m| m.gpu.is_some()) {
+            return self.auto.model.as_ref();
+        }
         crate::device::gpu::name().ok()?;
         let auto = &mut self.auto;
         if auto.model.is_none() {
@@ -414,10 +417,9 @@ impl Interpreter {
     pub(super) fn place_operator(
         &mut self,
         op: BinOp,
-        operands: [Candidate; 2],
+        mut operands: [Candidate; 2],
         frame: &mut Frame,
     ) -> Result<bool> {
-        let mut operands = operands;
         let (work, units) = match op {
             BinOp::MatMul => (Work::MatrixProduct, product_units(&operands)),
             _ => (Work::Elementwise, None),
