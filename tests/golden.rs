@@ -216,6 +216,66 @@ fn auto_without_a_gpu_is_the_cpu_and_says_so_once() {
     );
 }
 
+/// `:sweep` refits `device=auto`'s lines for the one class of work its body stands for, and
+/// says why not when the body mixes classes; `:device` shows the refined crossover. Without a
+/// gpu a sweep has nothing to compare, and says nothing about the model.
+#[test]
+fn a_sweep_refines_the_model_for_auto() {
+    let sweep = |body: &str| {
+        let output = Command::new(env!("CARGO_BIN_EXE_arrsh"))
+            .args(["--device", "auto", "-e"])
+            .arg(format!(
+                ":sweep for n in [1e3, 1e5, 1e7] {{ {body} }}\n:device"
+            ))
+            .env("NO_COLOR", "1")
+            .env(
+                "ARRSH_PLACEMENT_MODEL",
+                scripts_dir().join("placement.model"),
+            )
+            .output()
+            .expect("arrsh runs");
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(output.status.success(), "{stderr}");
+        stderr + &String::from_utf8_lossy(&output.stdout)
+    };
+    if !gpu_present() {
+        assert!(
+            std::env::var_os("ARRSH_REQUIRE_GPU").is_none(),
+            "needs a gpu"
+        );
+        let shown = sweep("x = ones(n); y = x * 2 + 1");
+        assert!(!shown.contains("the model"), "{shown}");
+        println!("skipped: no gpu");
+        return;
+    }
+    let shown = sweep("x = ones(n); y = x * 2 + 1");
+    let refined =
+        "device auto: the model's elementwise work now fits this sweep; its crossover 12,122 → ";
+    let after = shown
+        .split_once(refined)
+        .and_then(|(_, rest)| rest.split_once(" elements (:calibrate measures it again)\n"))
+        .map(|(crossover, _)| crossover.to_string())
+        .unwrap_or_else(|| panic!("{shown}"));
+    // :device's table: the elementwise row ends with the refined crossover.
+    let row = shown
+        .lines()
+        .find(|l| {
+            l.trim_start_matches(['│', '|', ' '])
+                .starts_with("elementwise ")
+        })
+        .unwrap_or_else(|| panic!("{shown}"));
+    let expected = format!("{after} elements");
+    assert!(
+        row.trim_end_matches(['│', '|', ' ']).ends_with(&expected),
+        "{row} / {after}"
+    );
+    let mixed = sweep("x = ones(n); s = sum(x); t = max(x)");
+    assert!(
+        mixed.contains("device auto: the model is unchanged: no one class of work dominates the body (elementwise work, reductions); sweep one at a time\n"),
+        "{mixed}"
+    );
+}
+
 /// Replaces every duration (`12.3 ms`, `812 ns`) with `<t>` and every share (`95.5%`) with
 /// `<p>%`, and squeezes runs of spaces and of table rules, so that table columns sized by a
 /// duration compare equal.

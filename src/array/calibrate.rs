@@ -68,10 +68,15 @@ pub fn measure() -> Result<Model> {
         gpu,
         machine: machine(),
     };
+    keep(&model);
+    Ok(model)
+}
+
+/// Keeps `model` as this machine's (for later sessions too).
+pub fn keep(model: &Model) {
     if let Some(file) = cache_file() {
         device::gpu::modules::write_atomically(&file, model.to_text().as_bytes());
     }
-    Ok(model)
 }
 
 /// What starting the gpu costs a later arrsh process: the first process on a machine pays

@@ -1041,7 +1041,7 @@ impl Interpreter {
                     return Ok(v);
                 }
                 let mut placed = false;
-                if self.auto_placement() {
+                if self.watches_work() && [&l, &r].iter().any(|v| matches!(v, Value::Array(_))) {
                     let operands = [
                         placement::Candidate {
                             value: &mut l,
@@ -1062,7 +1062,7 @@ impl Interpreter {
             ExprKind::Call { callee, args } => self.eval_call(callee, args, frame, expr.span),
             ExprKind::Index { target, subscripts } => {
                 let mut container = self.eval(target, frame)?;
-                if !self.auto_placement() {
+                if !self.auto_placement() || !placement::counts_element_reads(&container) {
                     return self
                         .eval_index(container, subscripts, frame)
                         .map_err(|e| e.at(expr.span));
@@ -1177,7 +1177,7 @@ impl Interpreter {
             _ => (self.eval(callee, frame)?, None),
         };
         // The variables the arguments came from, which only `device=auto` needs.
-        let auto = self.auto_placement();
+        let auto = self.watches_work();
         let mut names: Vec<Option<&Name>> = Vec::new();
         if let (true, Some(_), ExprKind::Attr { target, .. }) = (auto, &receiver, &callee.kind) {
             names.push(name_of(target));
@@ -1227,7 +1227,7 @@ impl Interpreter {
         frame: &mut Frame,
     ) -> Result<Value> {
         let asked = keywords.iter().any(|(k, _)| &**k == "device") || b.name == "to";
-        if !self.auto_placement() && !asked {
+        if !self.watches_work() && !asked {
             return self.call(&Value::Builtin(b), positional, keywords);
         }
         if let Some(device) = self.place_new(b, &positional, &mut keywords) {
@@ -1237,7 +1237,7 @@ impl Interpreter {
             return result;
         }
         let mut placed = asked;
-        if self.auto_placement() {
+        if self.watches_work() && positional.iter().any(|v| matches!(v, Value::Array(_))) {
             let mut inputs: Vec<placement::Candidate> = positional
                 .iter_mut()
                 .zip(names.iter().copied().chain(std::iter::repeat(None)))
@@ -1401,8 +1401,12 @@ fn name_of(expr: &Expr) -> Option<&Name> {
 }
 
 /// `value`, marked as placed by the user when `placed` (so that `device=auto` leaves it).
+#[inline]
 fn mark_placed(mut value: Value, placed: bool) -> Value {
-    if let (Value::Array(a), true) = (&mut value, placed) {
+    if !placed {
+        return value;
+    }
+    if let Value::Array(a) = &mut value {
         if !a.placed_by_user() {
             Rc::make_mut(a).mark_placed_by_user();
         }

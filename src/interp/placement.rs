@@ -14,8 +14,12 @@ use super::{Frame, Interpreter};
 use crate::array::calibrate;
 use crate::device::Device;
 use crate::error::{Error, ErrorKind, Result};
-use crate::plan::placement::{Decision, Input, Model, Task, Work};
+use crate::plan::placement::{Decision, Input, Model, Refined, SweepSize, Task, Work};
 use crate::syntax::ast::{BinOp, Name};
+
+/// A file with the model to use instead of this machine's (the tests' fixed model); a sweep
+/// refines it for the session only.
+const INJECTED_MODEL: &str = "ARRSH_PLACEMENT_MODEL";
 
 /// The decisions one statement keeps for its report (more are counted, not kept).
 const KEPT_DECISIONS: usize = 4;
@@ -45,6 +49,8 @@ pub struct Auto {
     totals: Totals,
     /// What the gpu would have saved so far, had it been started (see `Model::decide`).
     forgone: f64,
+    /// While a `:sweep` watches its body: the class and units of each operation it runs.
+    observed: Option<Vec<(Work, f64)>>,
 }
 
 /// What `device=auto` decided in a session.
@@ -108,6 +114,39 @@ impl Interpreter {
         self.auto.on
     }
 
+    /// Whether operations go through the placement hooks: to be placed, or to be watched.
+    pub(super) fn watches_work(&self) -> bool {
+        self.auto.on || self.auto.observed.is_some()
+    }
+
+    /// Runs `run` with its operations watched: their class and units of work, in order.
+    pub(super) fn watching<T>(
+        &mut self,
+        run: impl FnOnce(&mut Self) -> Result<T>,
+    ) -> (Result<T>, Vec<(Work, f64)>) {
+        self.auto.observed = Some(Vec::new());
+        let result = run(self);
+        (result, self.auto.observed.take().unwrap_or_default())
+    }
+
+    /// `:sweep`'s times refit the model's lines for the class of work its body stands for; the
+    /// refined model is kept for later sessions too. An error says why nothing changed.
+    pub(super) fn refine_model(
+        &mut self,
+        sizes: &[SweepSize],
+    ) -> std::result::Result<Refined, String> {
+        let mut model = self
+            .model()
+            .cloned()
+            .ok_or("there is no gpu to compare with")?;
+        let refined = model.refine(sizes)?;
+        if std::env::var_os(INJECTED_MODEL).is_none() {
+            calibrate::keep(&model);
+        }
+        self.auto.model = Some(model);
+        Ok(refined)
+    }
+
     /// `:device auto` / `--device auto`. Without a gpu it says once that auto is the cpu.
     pub fn set_auto(&mut self) {
         if self.auto.on {
@@ -161,7 +200,7 @@ impl Interpreter {
         crate::device::gpu::name().ok()?;
         let auto = &mut self.auto;
         if auto.model.is_none() {
-            let injected = std::env::var_os("ARRSH_PLACEMENT_MODEL")
+            let injected = std::env::var_os(INJECTED_MODEL)
                 .and_then(|f| std::fs::read_to_string(f).ok())
                 .and_then(|text| Model::from_text(&text));
             auto.model = injected.or_else(calibrate::cached);
@@ -277,7 +316,8 @@ impl Interpreter {
         };
         let asked = keywords.iter().position(|(k, _)| &**k == "device");
         let asked_auto = asked.is_some_and(|k| is_auto(&keywords[k].1));
-        if !(asked_auto || self.auto.on && asked.is_none()) {
+        let placed = asked_auto || self.auto.on && asked.is_none();
+        if !placed && self.auto.observed.is_none() {
             return None;
         }
         let any_array = positional
@@ -288,6 +328,12 @@ impl Interpreter {
             true => None,
             false => builtins::requested_elements(b, positional, keywords),
         };
+        if let (Some(seen), Some(e)) = (self.auto.observed.as_mut(), elements) {
+            seen.push((work, work.units(e as f64)));
+        }
+        if !placed {
+            return None;
+        }
         let forgone = self.auto.forgone;
         let device = match (elements, self.model()) {
             (Some(elements), Some(model)) => {
@@ -338,6 +384,12 @@ impl Interpreter {
         }
         if task_inputs.is_empty() {
             return Ok(false);
+        }
+        if let Some(seen) = self.auto.observed.as_mut() {
+            seen.push((work, units.unwrap_or_else(|| work.units(elements as f64))));
+            if !self.auto.on {
+                return Ok(placed);
+            }
         }
         let mixed = task_inputs
             .iter()
@@ -475,7 +527,7 @@ impl Interpreter {
         let Value::Array(a) = &*value else {
             return Ok(());
         };
-        if a.device() != Device::Gpu || a.placed_by_user() {
+        if !counts_element_reads(value) {
             return Ok(());
         }
         let (key, bytes) = (Rc::as_ptr(a) as usize, a.nbytes());
@@ -503,6 +555,12 @@ impl Interpreter {
         );
         self.move_value(value, name, Device::Cpu, frame)
     }
+}
+
+/// Whether a host read of one element of `value` counts towards moving it: a gpu array that
+/// `device=auto` placed.
+pub(super) fn counts_element_reads(value: &Value) -> bool {
+    matches!(value, Value::Array(a) if a.device() == Device::Gpu && !a.placed_by_user())
 }
 
 /// The units of a matrix product of two arrays: 2·m·k·n.

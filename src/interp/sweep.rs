@@ -10,6 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::device::{gpu, Device};
 use crate::error::{command_error, Result};
 use crate::picture::{self, Axis, Chart, Marks, Series};
+use crate::plan::placement::{thousands, SweepSize, Work};
 use crate::report;
 
 use super::display::{self, Rich, Shown};
@@ -24,6 +25,8 @@ struct Row {
     n: i64,
     cpu: f64,
     gpu: Option<f64>,
+    /// The class and units of work of each operation one run did.
+    work: Vec<(Work, f64)>,
 }
 
 /// Splits `for NAME in SIZES { BODY } REST` into its four parts (REST may be empty).
@@ -162,10 +165,20 @@ pub fn sweep(interp: &mut Interpreter, args: &str) -> Result<()> {
                 medians.push(report::summarize(&samples).median);
                 progress.inc(1);
             }
+            // One more run, untimed, sees the work the body does at this size.
+            let work = match devices.len() {
+                2 => {
+                    let (ran, work) = interp.watching(|i| i.run_program(&program, false));
+                    ran?;
+                    work
+                }
+                _ => Vec::new(),
+            };
             rows.push(Row {
                 n,
                 cpu: medians[0],
                 gpu: medians.get(1).copied(),
+                work,
             });
         }
         Ok::<_, crate::error::Error>(rows)
@@ -177,7 +190,7 @@ pub fn sweep(interp: &mut Interpreter, args: &str) -> Result<()> {
     let crossover = crossover(&rows);
     interp.crossover = crossover.or(interp.crossover);
     let table = table(name, &rows);
-    let verdict = match (&gpu_reason, crossover, rows.last()) {
+    let mut verdict = match (&gpu_reason, crossover, rows.last()) {
         (Some(reason), _, _) => format!("cpu only: {reason}\n"),
         (None, Some(n), _) if rows.first().is_some_and(|r| r.n == n) => {
             "the gpu is faster at every size tried\n".to_string()
@@ -187,6 +200,9 @@ pub fn sweep(interp: &mut Interpreter, args: &str) -> Result<()> {
             "the cpu is faster at every size tried (or the gpu never stays ahead)\n".to_string()
         }
     };
+    if gpu_reason.is_none() {
+        verdict += &refinement(interp, &rows);
+    }
     let chart = chart(name, &rows);
     // A text chart needs two sizes and a time to draw.
     let drawn = rows.len() >= 2
@@ -214,6 +230,30 @@ pub fn sweep(interp: &mut Interpreter, args: &str) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// What the sweep changed in `device=auto`'s model, or why it changed nothing.
+fn refinement(interp: &mut Interpreter, rows: &[Row]) -> String {
+    let sizes: Vec<SweepSize> = rows
+        .iter()
+        .filter_map(|r| {
+            r.gpu.map(|gpu| SweepSize {
+                work: r.work.clone(),
+                cpu: r.cpu,
+                gpu,
+            })
+        })
+        .collect();
+    let crossover = |c: Option<f64>| c.map_or_else(|| "never".to_string(), thousands);
+    match interp.refine_model(&sizes) {
+        Ok(r) => format!(
+            "device auto: the model's {} now fits this sweep; its crossover {} → {} elements (:calibrate measures it again)\n",
+            r.work.row().noun,
+            crossover(r.before),
+            crossover(r.after)
+        ),
+        Err(why) => format!("device auto: the model is unchanged: {why}\n"),
+    }
 }
 
 /// The smallest size from which the gpu is faster at that size and every larger one tried.
@@ -331,6 +371,7 @@ mod tests {
             n,
             cpu,
             gpu: Some(gpu),
+            work: Vec::new(),
         };
         assert_eq!(
             crossover(&[row(1, 1.0, 2.0), row(10, 2.0, 1.0), row(100, 9.0, 1.0)]),

@@ -559,5 +559,9 @@ pub fn seconds(t: f64) -> String {
     }
 }
 
+mod refine;
+
+pub use refine::{Refined, SweepSize};
+
 #[cfg(test)]
 mod tests;
