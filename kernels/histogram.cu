@@ -8,6 +8,22 @@ typedef unsigned long long u64;
 
 #define SHARED_BINS 4096
 
+// The bin of `v`, or -1 when it is outside [edges[0], edges[bins]] or NaN.
+template <class T>
+__device__ __forceinline__ i64 bin_of(T v, const T *edges, i64 bins, T low, T high, T first, T span) {
+    if (!(v >= low && v <= high)) return -1;
+    T scaled = ((v - first) / span) * (T)bins;
+    i64 k = (i64)scaled;
+    if (k >= bins) k = bins - 1;
+    if (k < 0) k = 0;
+    if (v < edges[k]) k -= 1;
+    if (k != bins - 1 && v >= edges[k + 1]) k += 1;
+    return k;
+}
+
+// Values read UNROLL at a time, so that more loads are in flight than one per thread.
+#define UNROLL 4
+
 template <class T>
 __device__ void histogram_uniform(const T *x, i64 n, const T *edges, i64 bins, T first, T span, u64 *counts) {
     __shared__ unsigned int local[SHARED_BINS];
@@ -15,21 +31,25 @@ __device__ void histogram_uniform(const T *x, i64 n, const T *edges, i64 bins, T
     if (in_shared)
         for (i64 b = threadIdx.x; b < bins; b += blockDim.x) local[b] = 0;
     __syncthreads();
-    T low = edges[0], high = edges[bins];
-    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)blockDim.x * gridDim.x) {
-        T v = x[i];
-        if (!(v >= low && v <= high)) continue;
-        T scaled = ((v - first) / span) * (T)bins;
-        i64 k = (i64)scaled;
-        if (k >= bins) k = bins - 1;
-        if (k < 0) k = 0;
-        if (v < edges[k]) k -= 1;
-        if (k != bins - 1 && v >= edges[k + 1]) k += 1;
+    const T low = edges[0], high = edges[bins];
+    auto count = [&](T v) {
+        const i64 k = bin_of(v, edges, bins, low, high, first, span);
+        if (k < 0) return;
         if (in_shared)
             atomicAdd(&local[k], 1u);
         else
             atomicAdd(&counts[k], 1ull);
+    };
+    const i64 stride = (i64)blockDim.x * gridDim.x;
+    i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x;
+    for (; i + (UNROLL - 1) * stride < n; i += UNROLL * stride) {
+        T v[UNROLL];
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) v[u] = x[i + u * stride];
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) count(v[u]);
     }
+    for (; i < n; i += stride) count(x[i]);
     if (in_shared) {
         __syncthreads();
         for (i64 b = threadIdx.x; b < bins; b += blockDim.x)

@@ -142,9 +142,13 @@ __device__ __forceinline__ i64 row_of(i64 p, i64 len, double inverse_len) {
 
 // ---- radix sort ----
 
-#define BLOCK 512
-#define WARPS (BLOCK / 32)
-#define PADDED_WARPS (WARPS + 1)
+// Threads of a pass kernel: keys alone take smaller blocks of more items each (more blocks an
+// SM, whose look-backs overlap); key-value pairs need the larger block's registers.
+#define KEY_THREADS 256
+#define PAIR_THREADS 512
+// Look-back words read at once: the walk back over earlier tiles waits for memory once per
+// group of them, not once per tile.
+#define LOOKBACK 4
 #define HIST_BLOCK 256
 #define HIST_ITEMS 4
 
@@ -217,7 +221,8 @@ __device__ __forceinline__ u32 exclusive_scan_digits(u32 x, u32 *sums) {
 }
 
 // One onesweep pass over tiles of BLOCK × ITEMS items.
-template <class R, bool PAIRS, int ITEMS> __device__ __forceinline__ void radix_pass(const PassArgs &a) {
+template <class R, bool PAIRS, int ITEMS, int BLOCK> __device__ __forceinline__ void radix_pass(const PassArgs &a) {
+    constexpr int WARPS = BLOCK / 32, PADDED_WARPS = WARPS + 1;
     constexpr int TILE = BLOCK * ITEMS;
     constexpr int MOVED = (PAIRS && sizeof(R) < 8) ? 8 : (int)sizeof(R);
     constexpr int EXCHANGE = TILE * MOVED;
@@ -313,18 +318,24 @@ template <class R, bool PAIRS, int ITEMS> __device__ __forceinline__ void radix_
         }
     }
 
-    // Look-back: the counts of digit d in all earlier tiles.
+    // Look-back: the counts of digit d in all earlier tiles, LOOKBACK tiles at a time.
     if (t < DIGITS) {
         u64 earlier = 0;
         if (tile > 0) {
             const volatile u64 *status = a.status;
-            for (i64 p = tile - 1; p >= 0; --p) {
-                u64 s;
-                do {
-                    s = status[p * DIGITS + t];
-                } while ((s & PASS_MASK) != pass || !(s & (AGGREGATE | INCLUSIVE)));
-                earlier += s & COUNT_MASK;
-                if (s & INCLUSIVE) break;
+            bool found = false;
+            for (i64 p = tile - 1; p >= 0 && !found; p -= LOOKBACK) {
+                u64 s[LOOKBACK];
+#pragma unroll
+                for (int k = 0; k < LOOKBACK; ++k) s[k] = p - k >= 0 ? status[(p - k) * DIGITS + t] : INCLUSIVE | pass;
+#pragma unroll
+                for (int k = 0; k < LOOKBACK; ++k) {
+                    if (found) break;
+                    while ((s[k] & PASS_MASK) != pass || !(s[k] & (AGGREGATE | INCLUSIVE)))
+                        s[k] = status[(p - k) * DIGITS + t];
+                    earlier += s[k] & COUNT_MASK;
+                    found = (s[k] & INCLUSIVE) != 0;
+                }
             }
             *(volatile u64 *)&a.status[tile * DIGITS + t] = INCLUSIVE | pass | (earlier + count);
         }
@@ -495,8 +506,8 @@ __device__ __forceinline__ void searchsorted(const K *__restrict__ sorted, i64 n
 }
 
 #define RADIX_PAIRS(K, NAME, ITEMS)                                                                 \
-    extern "C" __global__ void __launch_bounds__(BLOCK, 2) radix_pairs_##NAME(PassArgs a) {             \
-        radix_pass<K, true, ITEMS>(a);                                                             \
+    extern "C" __global__ void __launch_bounds__(PAIR_THREADS, 2) radix_pairs_##NAME(PassArgs a) {      \
+        radix_pass<K, true, ITEMS, PAIR_THREADS>(a);                                               \
     }                                                                                              \
     extern "C" __global__ void __launch_bounds__(HIST_BLOCK) radix_histogram_##NAME(HistogramArgs a) { \
         radix_histogram<K>(a);                                                                     \
@@ -509,16 +520,16 @@ __device__ __forceinline__ void searchsorted(const K *__restrict__ sorted, i64 n
     }
 
 #define RADIX_KEYS(K, NAME, ITEMS)                                                                  \
-    extern "C" __global__ void __launch_bounds__(BLOCK, 2) radix_pass_##NAME(PassArgs a) {              \
-        radix_pass<K, false, ITEMS>(a);                                                            \
+    extern "C" __global__ void __launch_bounds__(KEY_THREADS, 4) radix_pass_##NAME(PassArgs a) {       \
+        radix_pass<K, false, ITEMS, KEY_THREADS>(a);                                               \
     }
 
-// Tiles: 16 items a thread for words of up to 4 bytes, 8 for 8 bytes, 4 for 16 (with a value,
-// as for its 8 bytes); `items` in gpu_sort.rs says the same.
-RADIX_KEYS(u8, u8, 16)
-RADIX_KEYS(u16, u16, 16)
-RADIX_KEYS(u32, u32, 16)
-RADIX_KEYS(u64, u64, 8)
+// Tiles: keys alone 32 items a thread for words of up to 4 bytes, 16 for 8 bytes; pairs 8
+// items (4 for 16-byte keys); `items` in gpu_sort.rs says the same.
+RADIX_KEYS(u8, u8, 32)
+RADIX_KEYS(u16, u16, 32)
+RADIX_KEYS(u32, u32, 32)
+RADIX_KEYS(u64, u64, 16)
 RADIX_PAIRS(u8, u8, 8)
 RADIX_PAIRS(u16, u16, 8)
 RADIX_PAIRS(u32, u32, 8)

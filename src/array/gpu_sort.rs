@@ -18,8 +18,10 @@ use crate::kernel_args;
 
 const MODULE: &str = "sort";
 const DIGITS: usize = 256;
-/// Threads of a pass kernel and of the histogram kernel (`BLOCK`, `HIST_BLOCK` in sort.cu).
-const BLOCK: u32 = 512;
+/// Threads of a pass kernel over keys alone, over key-value pairs, and of the histogram kernel
+/// (`KEY_THREADS`, `PAIR_THREADS`, `HIST_BLOCK` in sort.cu).
+const KEY_THREADS: u32 = 256;
+const PAIR_THREADS: u32 = 512;
 const HIST_BLOCK: u32 = 256;
 /// Bins that bincount counts in shared memory (`SHARED_BINS`).
 const SHARED_BINS: usize = 4096;
@@ -133,10 +135,18 @@ fn key_kind(dtype: DType) -> i32 {
 /// Items per thread of a pass kernel whose ranked words have `bytes` bytes, with or without an i64
 /// value: the `ITEMS` of sort.cu's `RADIX_KEYS` / `RADIX_PAIRS` lines.
 fn items(bytes: usize, pairs: bool) -> usize {
-    match bytes.max(if pairs { 8 } else { 0 }) {
-        0..=4 => 16,
-        8 => 8,
-        _ => 4,
+    match (pairs, bytes) {
+        (false, 0..=4) => 32,
+        (false, _) => 16,
+        (true, 0..=8) => 8,
+        (true, _) => 4,
+    }
+}
+
+fn threads(pairs: bool) -> u32 {
+    match pairs {
+        true => PAIR_THREADS,
+        false => KEY_THREADS,
     }
 }
 
@@ -165,8 +175,8 @@ fn radix(input: &Array, len: usize, descending: bool, argsort: bool) -> Result<A
     let key_passes = dtype.size();
     let row_passes = if argsort { row_passes(rows) } else { 0 };
     let passes = key_passes + row_passes;
-    let key_tile = BLOCK as usize * items(dtype.size(), argsort);
-    let row_tile = BLOCK as usize * items(8, false);
+    let key_tile = threads(argsort) as usize * items(dtype.size(), argsort);
+    let row_tile = KEY_THREADS as usize * items(8, false);
     let smallest_tile = if row_passes > 0 {
         key_tile.min(row_tile)
     } else {
@@ -269,6 +279,7 @@ fn radix(input: &Array, len: usize, descending: bool, argsort: bool) -> Result<A
             flags,
             ..PassArgs::default()
         };
+        let pairs = argsort && pass < key_passes;
         let (kernel, tile) = if pass < key_passes {
             args.shift = 8 * pass as i32;
             (args.r_in, args.r_in_mode) = if pass == 0 {
@@ -310,7 +321,7 @@ fn radix(input: &Array, len: usize, descending: bool, argsort: bool) -> Result<A
             &kernel,
             n,
             (n.div_ceil(tile) as u32, 1, 1),
-            (BLOCK, 1, 1),
+            (threads(pairs), 1, 1),
             &mut kernel_args![args],
         )?;
     }
@@ -481,7 +492,8 @@ mod tests {
         assert_eq!(row_passes(256), 1);
         assert_eq!(row_passes(257), 2);
         assert_eq!(row_passes(65537), 3);
-        assert_eq!(items(4, false), 16);
+        assert_eq!(items(4, false), 32);
+        assert_eq!(items(8, false), 16);
         assert_eq!(items(4, true), 8);
         assert_eq!(items(16, true), 4);
     }
