@@ -18,10 +18,7 @@ use crate::kernel_args;
 
 const MODULE: &str = "sort";
 const DIGITS: usize = 256;
-/// Threads of a pass kernel over keys alone, over key-value pairs, and of the histogram kernel
-/// (`KEY_THREADS`, `PAIR_THREADS`, `HIST_BLOCK` in sort.cu).
-const KEY_THREADS: u32 = 256;
-const PAIR_THREADS: u32 = 512;
+/// Threads of the histogram kernel (`HIST_BLOCK` in sort.cu).
 const HIST_BLOCK: u32 = 256;
 /// Bins that bincount counts in shared memory (`SHARED_BINS`).
 const SHARED_BINS: usize = 4096;
@@ -132,22 +129,19 @@ fn key_kind(dtype: DType) -> i32 {
     }
 }
 
-/// Items per thread of a pass kernel whose ranked words have `bytes` bytes, with or without an i64
-/// value: the `ITEMS` of sort.cu's `RADIX_KEYS` / `RADIX_PAIRS` lines.
-fn items(bytes: usize, pairs: bool) -> usize {
+/// Threads and items per thread of a pass kernel whose ranked words have `bytes` bytes, with or
+/// without an i64 value: sort.cu's `RADIX_KEYS` / `RADIX_PAIRS` lines.
+fn tile(bytes: usize, pairs: bool) -> (u32, usize) {
     match (pairs, bytes) {
-        (false, 0..=4) => 32,
-        (false, _) => 16,
-        (true, 0..=8) => 8,
-        (true, _) => 4,
+        (false, 0..=4) => (512, 16),
+        (false, _) => (256, 16),
+        (true, 0..=8) => (512, 8),
+        (true, _) => (512, 4),
     }
 }
 
-fn threads(pairs: bool) -> u32 {
-    match pairs {
-        true => PAIR_THREADS,
-        false => KEY_THREADS,
-    }
+fn tile_items((threads, items): (u32, usize)) -> usize {
+    threads as usize * items
 }
 
 /// Passes over the digits of the row number, for `rows` rows.
@@ -175,8 +169,9 @@ fn radix(input: &Array, len: usize, descending: bool, argsort: bool) -> Result<A
     let key_passes = dtype.size();
     let row_passes = if argsort { row_passes(rows) } else { 0 };
     let passes = key_passes + row_passes;
-    let key_tile = threads(argsort) as usize * items(dtype.size(), argsort);
-    let row_tile = KEY_THREADS as usize * items(8, false);
+    let key_shape = tile(dtype.size(), argsort);
+    let row_shape = tile(8, false);
+    let (key_tile, row_tile) = (tile_items(key_shape), tile_items(row_shape));
     let smallest_tile = if row_passes > 0 {
         key_tile.min(row_tile)
     } else {
@@ -279,8 +274,7 @@ fn radix(input: &Array, len: usize, descending: bool, argsort: bool) -> Result<A
             flags,
             ..PassArgs::default()
         };
-        let pairs = argsort && pass < key_passes;
-        let (kernel, tile) = if pass < key_passes {
+        let (kernel, shape) = if pass < key_passes {
             args.shift = 8 * pass as i32;
             (args.r_in, args.r_in_mode) = if pass == 0 {
                 (input_pointer, IN_ENCODE)
@@ -300,11 +294,11 @@ fn radix(input: &Array, len: usize, descending: bool, argsort: bool) -> Result<A
                 };
                 args.v_out = value_written_by(pass);
                 args.v_out_mode = if last { OUT_COLUMN } else { OUT_RAW };
-                (format!("radix_pairs_{name}"), key_tile)
+                (format!("radix_pairs_{name}"), key_shape)
             } else {
                 args.r_out = key_written_by(pass);
                 args.r_out_mode = if last { OUT_DECODE } else { OUT_RAW };
-                (format!("radix_pass_{name}"), key_tile)
+                (format!("radix_pass_{name}"), key_shape)
             }
         } else {
             // The positions are ranked by their row's digits.
@@ -314,14 +308,14 @@ fn radix(input: &Array, len: usize, descending: bool, argsort: bool) -> Result<A
             args.r_in_mode = IN_RAW;
             args.r_out = value_written_by(pass);
             args.r_out_mode = if last { OUT_COLUMN } else { OUT_RAW };
-            ("radix_pass_u64".to_string(), row_tile)
+            ("radix_pass_u64".to_string(), row_shape)
         };
         g.launch(
             MODULE,
             &kernel,
             n,
-            (n.div_ceil(tile) as u32, 1, 1),
-            (threads(pairs), 1, 1),
+            (n.div_ceil(tile_items(shape)) as u32, 1, 1),
+            (shape.0, 1, 1),
             &mut kernel_args![args],
         )?;
     }
@@ -492,10 +486,10 @@ mod tests {
         assert_eq!(row_passes(256), 1);
         assert_eq!(row_passes(257), 2);
         assert_eq!(row_passes(65537), 3);
-        assert_eq!(items(4, false), 32);
-        assert_eq!(items(8, false), 16);
-        assert_eq!(items(4, true), 8);
-        assert_eq!(items(16, true), 4);
+        assert_eq!(tile(4, false), (512, 16));
+        assert_eq!(tile(8, false), (256, 16));
+        assert_eq!(tile(4, true), (512, 8));
+        assert_eq!(tile(16, true), (512, 4));
     }
 
     /// A host value in NumPy's sort order.
