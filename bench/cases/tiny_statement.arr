@@ -1,7 +1,8 @@
 # title: y = x * 5 + 1 on a tiny f64 array, time per statement (statements per repetition, one sync at the end: dispatch, kernel cache lookup and launch)
-# devices: gpu
-# sizes: n=1 statements=1000 | n=1000 statements=1000
-# quick: n=1000 statements=100
+# sizes: n=1 statements=1000 | n=100 statements=1000
+# quick: n=100 statements=100
+# gpu-sizes: n=1 statements=1000 | n=1000 statements=1000
+# gpu-quick: n=1000 statements=100
 # reps: 7
 # target: 1.0
 x = rand(n)

@@ -214,9 +214,7 @@ impl Array {
 
     /// A copy converted to `dtype` (NumPy's `astype`), on the same device.
     pub fn astype(&self, dtype: DType) -> Result<Array> {
-        let [leaf] = plan::inputs(self.shape(), &[self.operand()], None)?
-            .try_into()
-            .expect("one input");
+        let leaf = plan::input(self.shape(), &self.operand(), None)?;
         Array::planned(self.device(), self.shape(), leaf.cast(dtype))
     }
 

@@ -5,13 +5,17 @@
 
 use super::Array;
 use crate::base::dtype::Casting;
-use crate::base::layout::{broadcast_shapes, shape_text};
+use crate::base::layout::{broadcast_shapes, shape_text, Dims};
 use crate::base::{human_bytes, DType, Scalar};
 use crate::device::Device;
 use crate::error::{device_error, shape_error, type_error, Error, ErrorKind, Result};
 use crate::plan::resolve::{self, Arg, Signature};
 use crate::plan::table::{self, ElementwiseOp, Op};
 use crate::plan::{self, Expr};
+
+/// An operation's operands in one form or another, kept off the heap (a row has at most three
+/// inputs).
+type Args<T> = smallvec::SmallVec<[T; 3]>;
 
 /// One input of an elementwise operation.
 #[derive(Clone, Copy)]
@@ -66,10 +70,16 @@ fn common_device(operands: &[Operand]) -> Result<Option<Device>> {
     Ok(first.map(Array::device))
 }
 
-fn broadcast_all(operands: &[Operand]) -> Result<Vec<usize>> {
-    operands
-        .iter()
-        .try_fold(Vec::new(), |shape, o| broadcast_shapes(&shape, o.shape()))
+fn broadcast_all(operands: &[Operand]) -> Result<Dims> {
+    let mut shape = Dims::new();
+    for o in operands {
+        if shape.is_empty() {
+            shape = o.shape().into();
+        } else if o.shape() != &shape[..] && !o.shape().is_empty() {
+            shape = broadcast_shapes(&shape, o.shape())?.into();
+        }
+    }
+    Ok(shape)
 }
 
 pub fn zero_division(row: &ElementwiseOp) -> Error {
@@ -126,8 +136,8 @@ fn inputs(
     operands: &[Operand],
     shape: &[usize],
     target: Option<&Array>,
-) -> Result<Vec<Expr>> {
-    let arrays: Vec<plan::Operand> = operands
+) -> Result<Args<Expr>> {
+    let arrays: Args<plan::Operand> = operands
         .iter()
         .filter_map(|o| match o {
             Operand::Array(a) => Some(a.operand()),
@@ -150,7 +160,7 @@ fn inputs(
 /// are scalars (computed at once, never deferred).
 pub fn apply(row: &ElementwiseOp, operands: &[Operand]) -> Result<Array> {
     let device = common_device(operands)?;
-    let args: Vec<Arg> = operands.iter().map(Operand::arg).collect();
+    let args: Args<Arg> = operands.iter().map(Operand::arg).collect();
     let sig = resolve::resolve(row, &args)?;
     check_values(row, operands)?;
     let shape = broadcast_all(operands)?;
@@ -168,7 +178,7 @@ pub fn apply(row: &ElementwiseOp, operands: &[Operand]) -> Result<Array> {
 /// `row` of host scalars only: the host value (`sqrt(2.0)`, `1 // 0.5`).
 pub fn apply_scalars(row: &ElementwiseOp, values: &[Scalar]) -> Result<Scalar> {
     let operands: Vec<Operand> = values.iter().map(|&s| Operand::Scalar(s)).collect();
-    let args: Vec<Arg> = operands.iter().map(Operand::arg).collect();
+    let args: Args<Arg> = operands.iter().map(Operand::arg).collect();
     let sig = resolve::resolve(row, &args)?;
     check_values(row, &operands)?;
     let exprs = inputs(&sig, &operands, &[], None)?;
@@ -181,12 +191,12 @@ pub fn apply_in_place(row: &ElementwiseOp, target: &Array, others: &[Operand]) -
     let mut operands = vec![Operand::Array(target)];
     operands.extend_from_slice(others);
     common_device(&operands)?;
-    let args: Vec<Arg> = operands.iter().map(Operand::arg).collect();
+    let args: Args<Arg> = operands.iter().map(Operand::arg).collect();
     let sig = resolve::resolve(row, &args)?;
     check_same_kind(row, sig.output, target.dtype())?;
     check_values(row, &operands)?;
     let shape = broadcast_all(&operands)?;
-    if shape != target.shape() {
+    if shape[..] != *target.shape() {
         return Err(shape_error(format!(
             "non-broadcastable output operand with shape {} doesn't match the broadcast shape {}",
             shape_text(target.shape()),
@@ -233,10 +243,7 @@ pub fn assign(target: &Array, value: Operand) -> Result<()> {
     let expr = match value {
         Operand::Scalar(s) => Expr::scalar(s, target.dtype()),
         Operand::Array(v) => {
-            let [e] = plan::inputs(target.shape(), &[v.operand()], Some(&target.operand()))?
-                .try_into()
-                .expect("one input");
-            e.cast(target.dtype())
+            plan::input(target.shape(), &v.operand(), Some(&target.operand()))?.cast(target.dtype())
         }
     };
     plan::write(&target.operand(), expr)
@@ -260,7 +267,7 @@ pub fn imag(x: &Array) -> Result<Array> {
 
 /// The dtype an elementwise row gives for these operands (for `result_type`-like questions).
 pub fn result_dtype(row: &ElementwiseOp, operands: &[Operand]) -> Result<DType> {
-    let args: Vec<Arg> = operands.iter().map(Operand::arg).collect();
+    let args: Args<Arg> = operands.iter().map(Operand::arg).collect();
     Ok(resolve::resolve(row, &args)?.output)
 }
 

@@ -47,10 +47,7 @@ pub fn normalize_axis(axis: i64, ndim: usize) -> Result<usize> {
 }
 
 fn expr_of(a: &Array) -> Result<Expr> {
-    let [e] = plan::inputs(a.shape(), &[a.operand()], None)?
-        .try_into()
-        .expect("one input");
-    Ok(e)
+    plan::input(a.shape(), &a.operand(), None)
 }
 
 /// The dtype a mean adds in: float64 for integers, float32 for float16, else its own.

@@ -297,9 +297,10 @@ impl Layout {
 
 /// Merges neighbouring axes that every layout walks as one (row-major order kept), so kernels
 /// over views do less index arithmetic: a contiguous slice of a matrix becomes one flat axis.
-pub fn collapse(shape: &[usize], layouts: &mut [&mut Layout]) -> Vec<usize> {
-    let mut merged: Vec<usize> = Vec::with_capacity(shape.len());
-    let mut strides: Vec<Strides> = vec![Strides::new(); layouts.len()];
+pub fn collapse(shape: &[usize], layouts: &mut [&mut Layout]) -> Dims {
+    let mut merged = Dims::new();
+    let mut strides: smallvec::SmallVec<[Strides; 4]> =
+        smallvec::smallvec![Strides::new(); layouts.len()];
     for (axis, &n) in shape.iter().enumerate() {
         if n == 1 && !shape.is_empty() && axis > 0 {
             continue;

@@ -8,9 +8,11 @@
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
-use super::expr::{self, Expr, NodeKind};
+use smallvec::SmallVec;
+
+use super::expr::{self, Args, Expr, NodeKind};
 use super::{Operand, Pending, Storage};
-use crate::base::layout::{shape_size, Layout};
+use crate::base::layout::{shape_size, Dims, Layout};
 use crate::device::{Buffer, Device};
 use crate::error::Result;
 
@@ -41,7 +43,7 @@ struct Write {
 #[derive(Default)]
 struct Batch {
     device: Option<Device>,
-    shape: Vec<usize>,
+    shape: Dims,
     values: Vec<Weak<Pending>>,
     writes: Vec<Write>,
     /// Buffers the batch reads, with the layouts it reads them through.
@@ -85,8 +87,11 @@ impl Batch {
         if self.is_empty() {
             return Room::Fits;
         }
-        if self.device != Some(device) || self.shape != shape {
+        if self.device != Some(device) || self.shape[..] != *shape {
             return Room::Elsewhere;
+        }
+        if self.surely_fits(extra) {
+            return Room::Fits;
         }
         let mut roots = self.roots();
         roots.push(extra.clone());
@@ -103,8 +108,35 @@ impl Batch {
         }
     }
 
+    /// Whether the batch with `extra` is within the limits even counting a shared node once
+    /// per path to it: the common case, told without listing the nodes.
+    fn surely_fits(&self, extra: &Expr) -> bool {
+        let (mut operations, mut leaves, mut outputs) = (0, 0, 0);
+        let mut budget = MAX_OPERATIONS + MAX_LEAVES;
+        let mut count = |e: &Expr| match e.node().kind {
+            NodeKind::Leaf { .. } => leaves += 1,
+            NodeKind::Apply { .. } | NodeKind::Cast(_) => operations += 1,
+            NodeKind::Scalar(_) => {}
+        };
+        let values = self.values.iter().filter_map(Weak::upgrade);
+        for p in values {
+            let Some(root) = p.expr() else { continue };
+            outputs += 1;
+            if !root.walk(&mut budget, &mut count) {
+                return false;
+            }
+        }
+        for root in self.writes.iter().map(|w| &w.expr).chain([extra]) {
+            outputs += 1;
+            if !root.walk(&mut budget, &mut count) {
+                return false;
+            }
+        }
+        operations <= MAX_OPERATIONS && leaves <= MAX_LEAVES && outputs <= MAX_OUTPUTS
+    }
+
     fn note_reads(&mut self, expr: &Expr) {
-        for leaf in expr::leaves(&Expr::topological(&[expr])) {
+        let mut note = |leaf: &Expr| {
             if let NodeKind::Leaf { buffer, layout } = &leaf.node().kind {
                 let known = self
                     .reads
@@ -114,13 +146,20 @@ impl Batch {
                     self.reads.push((buffer.clone(), layout.clone()));
                 }
             }
+        };
+        // A DAG with much sharing is listed once per node rather than walked once per path.
+        let mut budget = 4 * MAX_OPERATIONS;
+        if !expr.walk(&mut budget, &mut note) {
+            for leaf in expr::leaves(&Expr::topological(&[expr])) {
+                note(leaf);
+            }
         }
     }
 
     fn start(&mut self, device: Device, shape: &[usize]) {
         if self.is_empty() {
             self.device = Some(device);
-            self.shape = shape.to_vec();
+            self.shape = shape.into();
             self.reads.clear();
         }
     }
@@ -190,11 +229,7 @@ fn inlinable(p: &Pending, layout: &Layout) -> bool {
     layout.offset == 0 && *layout.shape == *p.shape && layout.is_contiguous()
 }
 
-pub fn inputs(
-    shape: &[usize],
-    operands: &[Operand],
-    target: Option<&Operand>,
-) -> Result<Vec<Expr>> {
+pub fn inputs(shape: &[usize], operands: &[Operand], target: Option<&Operand>) -> Result<Args> {
     let needs_flush = BATCH.with(|b| -> Result<bool> {
         let batch = b.borrow();
         for operand in operands {
@@ -217,7 +252,7 @@ pub fn inputs(
     if needs_flush {
         flush()?;
     }
-    let mut exprs = Vec::with_capacity(operands.len());
+    let mut exprs = Args::new();
     for operand in operands {
         let layout = operand.layout.broadcast_to(shape)?;
         let overlaps_target =
@@ -349,25 +384,36 @@ fn make_room(device: Device, shape: &[usize], expr: &Expr) -> Result<Room> {
 }
 
 pub fn flush() -> Result<()> {
-    let batch = BATCH.with(|b| std::mem::take(&mut *b.borrow_mut()));
+    let mut batch = BATCH.with(|b| std::mem::take(&mut *b.borrow_mut()));
     let Some(device) = batch.device else {
         return Ok(());
     };
-    let values = batch.live_values();
-    let mut outputs = Vec::with_capacity(values.len() + batch.writes.len());
-    let mut fresh = Vec::with_capacity(values.len());
-    for p in &values {
+    let ran = run_batch(device, &mut batch);
+    // The next batch reuses the lists' memory (one batch runs for every observed statement).
+    batch.values.clear();
+    batch.writes.clear();
+    batch.reads.clear();
+    batch.device = None;
+    BATCH.with(|b| {
+        let mut b = b.borrow_mut();
+        if b.is_empty() && b.values.capacity() == 0 {
+            *b = batch;
+        }
+    });
+    ran
+}
+
+/// Runs `batch`'s values and writes, leaving its lists empty.
+fn run_batch(device: Device, batch: &mut Batch) -> Result<()> {
+    let mut outputs: SmallVec<[(Buffer, Layout, Expr); 4]> = SmallVec::new();
+    let mut fresh: SmallVec<[(Rc<Pending>, Buffer); 4]> = SmallVec::new();
+    for p in batch.values.iter().filter_map(Weak::upgrade) {
         let Some(expr) = p.expr() else { continue };
         let buffer = Buffer::alloc(device, shape_size(&p.shape)?, p.dtype)?;
         outputs.push((buffer.clone(), Layout::contiguous(&p.shape), expr));
-        fresh.push((p.clone(), buffer));
+        fresh.push((p, buffer));
     }
-    outputs.extend(
-        batch
-            .writes
-            .into_iter()
-            .map(|w| (w.buffer, w.layout, w.expr)),
-    );
+    outputs.extend(batch.writes.drain(..).map(|w| (w.buffer, w.layout, w.expr)));
     if outputs.is_empty() {
         return Ok(());
     }
@@ -401,7 +447,7 @@ fn execute(device: Device, shape: &[usize], outputs: &[(Buffer, Layout, Expr)]) 
         expr::positions(&nodes),
     );
     match device {
-        Device::Cpu => super::cpu::run(shape, outputs),
+        Device::Cpu => super::cpu::run(shape, outputs, &nodes),
         Device::Gpu => super::cuda::run(shape, outputs),
     }
 }

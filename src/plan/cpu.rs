@@ -5,13 +5,14 @@
 //! outputs scattered after. No temporary as large as the arrays exists, whatever the plan.
 
 use rayon::prelude::*;
+use smallvec::SmallVec;
 
 use super::cpu_math::{ComplexMath, Math};
 use super::expr::{Expr, NodeKind};
 use super::table::Op;
 use crate::base::element::{c128, c64, cast, Element};
 use crate::base::interrupt::Stop;
-use crate::base::layout::{collapse, Layout};
+use crate::base::layout::{collapse, Dims, Layout};
 use crate::base::{DType, Scalar};
 use crate::device::cpu::threads;
 use crate::device::Buffer;
@@ -48,15 +49,20 @@ struct Source {
     size: usize,
 }
 
+/// A program's parts are kept off the heap up to these counts (most statements' plans).
+type Steps = SmallVec<[(Step, DType); 8]>;
+type Sources = SmallVec<[Source; 4]>;
+type Stores = SmallVec<[(usize, Source); 2]>;
+
 pub(crate) struct Program {
-    shape: Vec<usize>,
-    steps: Vec<(Step, DType)>,
-    leaves: Vec<Source>,
+    shape: Dims,
+    steps: Steps,
+    leaves: Sources,
     /// (node index, destination) for each output.
-    stores: Vec<(usize, Source)>,
+    stores: Stores,
     /// For each step, the store whose contiguous destination it computes into directly (no
     /// register, no copy): one no leaf reads, so writing early cannot change what is read.
-    direct: Vec<Option<usize>>,
+    direct: SmallVec<[Option<usize>; 8]>,
 }
 
 fn raw(buffer: &Buffer) -> usize {
@@ -68,8 +74,17 @@ fn raw(buffer: &Buffer) -> usize {
 
 impl Program {
     /// The steps that compute `roots`, and how to reach the leaves' elements.
-    pub(crate) fn new(shape: &[usize], roots: &[&Expr], outputs: &[(Buffer, Layout)]) -> Program {
-        let nodes = Expr::topological(roots);
+    pub(crate) fn new(shape: &[usize], roots: &[&Expr], outputs: &[(&Buffer, &Layout)]) -> Program {
+        Program::of_nodes(shape, &Expr::topological(roots), roots, outputs)
+    }
+
+    /// `new`, given the DAG's nodes in topological order.
+    fn of_nodes(
+        shape: &[usize],
+        nodes: &[Expr],
+        roots: &[&Expr],
+        outputs: &[(&Buffer, &Layout)],
+    ) -> Program {
         // Nodes come in topological order, so an argument is found among those already placed.
         let index_of = |id: usize| {
             nodes
@@ -77,9 +92,9 @@ impl Program {
                 .position(|n| n.id() == id)
                 .expect("arguments precede their node")
         };
-        let mut leaves: Vec<Source> = Vec::new();
-        let mut steps = Vec::with_capacity(nodes.len());
-        for node in &nodes {
+        let mut leaves = Sources::new();
+        let mut steps = Steps::with_capacity(nodes.len());
+        for node in nodes {
             let step = match &node.node().kind {
                 NodeKind::Leaf { buffer, layout } => {
                     let pointer = raw(buffer);
@@ -111,10 +126,10 @@ impl Program {
             };
             steps.push((step, node.dtype()));
         }
-        let mut stores: Vec<(usize, Source)> = roots
+        let mut stores: Stores = roots
             .iter()
             .zip(outputs)
-            .map(|(root, (buffer, layout))| {
+            .map(|(root, &(buffer, layout))| {
                 let destination = Source {
                     pointer: raw(buffer),
                     layout: layout.clone(),
@@ -123,13 +138,15 @@ impl Program {
                 (index_of(root.id()), destination)
             })
             .collect();
-        let mut layouts: Vec<&mut Layout> = leaves
-            .iter_mut()
-            .map(|l| &mut l.layout)
-            .chain(stores.iter_mut().map(|(_, d)| &mut d.layout))
-            .collect();
-        let shape = collapse(shape, &mut layouts);
-        let mut direct = vec![None; steps.len()];
+        let shape = {
+            let mut layouts: SmallVec<[&mut Layout; 8]> = leaves
+                .iter_mut()
+                .map(|l| &mut l.layout)
+                .chain(stores.iter_mut().map(|(_, d)| &mut d.layout))
+                .collect();
+            collapse(shape, &mut layouts)
+        };
+        let mut direct: SmallVec<[Option<usize>; 8]> = smallvec::smallvec![None; steps.len()];
         for (k, (node, destination)) in stores.iter().enumerate() {
             let computed = matches!(steps[*node].0, Step::Compute { .. });
             if computed
@@ -169,7 +186,7 @@ impl Program {
             _ => self.direct[i].is_none(),
         };
         // One uninitialised arena: every loop and gather writes a register before it is read.
-        let mut at = Vec::with_capacity(self.steps.len());
+        let mut at: SmallVec<[usize; 16]> = SmallVec::with_capacity(self.steps.len());
         let mut words = 0;
         for (i, (step, dtype)) in self.steps.iter().enumerate() {
             at.push(words);
@@ -177,8 +194,8 @@ impl Program {
                 words += (width * dtype.size()).div_ceil(16);
             }
         }
-        let mut arena: Vec<u128> = Vec::with_capacity(words);
-        let base = arena.as_mut_ptr();
+        let mut arena = Arena::take(words);
+        let base = arena.0.as_mut_ptr();
         // SAFETY: every offset lies inside the arena's capacity.
         let register = |i: usize| unsafe { base.add(at[i]) } as *mut u8;
         for (i, (step, dtype)) in self.steps.iter().enumerate() {
@@ -186,7 +203,8 @@ impl Program {
                 fill(register(i), width, *s, *dtype);
             }
         }
-        let mut pointers: Vec<*const u8> = vec![std::ptr::null(); self.steps.len()];
+        let mut pointers: SmallVec<[*const u8; 16]> =
+            smallvec::smallvec![std::ptr::null(); self.steps.len()];
         let mut chunk_start = start;
         while chunk_start < end {
             let n = CHUNK.min(end - chunk_start);
@@ -241,6 +259,33 @@ impl Program {
     }
 }
 
+thread_local! {
+    /// The registers' memory of the last pass this thread ran, kept for the next: a small pass
+    /// would otherwise spend as long in the allocator as in its loops.
+    static SPARE: std::cell::Cell<Vec<u128>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// Registers' memory for a pass, returned to this thread's spare when the pass is done.
+struct Arena(Vec<u128>);
+
+impl Arena {
+    fn take(words: usize) -> Arena {
+        let mut spare = SPARE.take();
+        spare.clear();
+        spare.reserve(words);
+        Arena(spare)
+    }
+}
+
+impl Drop for Arena {
+    fn drop(&mut self) {
+        // Chunks of CHUNK elements bound what a pass needs; a very wide plan's is not kept.
+        if self.0.capacity() <= 16 * CHUNK {
+            SPARE.set(std::mem::take(&mut self.0));
+        }
+    }
+}
+
 /// Whether step `node` may write its chunk straight into `destination`: no leaf reads the
 /// destination's buffer, or one does through the same layout (an in-place update, `x *= 5`) and
 /// `node` is the last step to read it — each element is then read before it is overwritten, as
@@ -252,7 +297,7 @@ fn writes_after_reads(
     node: usize,
     destination: &Source,
 ) -> bool {
-    let aliased: Vec<usize> = (0..leaves.len())
+    let aliased: SmallVec<[usize; 4]> = (0..leaves.len())
         .filter(|&l| leaves[l].pointer == destination.pointer)
         .collect();
     if aliased
@@ -428,13 +473,12 @@ fn fill(out: *mut u8, n: usize, value: Scalar, dtype: DType) {
 }
 
 /// Runs a plan that computes `outputs` (each a buffer seen through a layout of `shape`).
-pub fn run(shape: &[usize], outputs: &[(Buffer, Layout, Expr)]) -> Result<()> {
-    let roots: Vec<&Expr> = outputs.iter().map(|(_, _, e)| e).collect();
-    let destinations: Vec<(Buffer, Layout)> = outputs
-        .iter()
-        .map(|(b, l, _)| (b.clone(), l.clone()))
-        .collect();
-    let program = Program::new(shape, &roots, &destinations);
+/// `nodes` are the outputs' DAG in topological order.
+pub fn run(shape: &[usize], outputs: &[(Buffer, Layout, Expr)], nodes: &[Expr]) -> Result<()> {
+    let roots: SmallVec<[&Expr; 4]> = outputs.iter().map(|(_, _, e)| e).collect();
+    let destinations: SmallVec<[(&Buffer, &Layout); 4]> =
+        outputs.iter().map(|(b, l, _)| (b, l)).collect();
+    let program = Program::of_nodes(shape, nodes, &roots, &destinations);
     let size = program.size();
     if size >= PARALLEL_FROM {
         // Each task is a few hundred microseconds of work: an interrupt stops the pass at the
@@ -510,7 +554,7 @@ impl Program {
     /// Reads the elements of one layout of a cpu buffer (at `pointer`, of `from`) as `to`:
     /// built without `Expr`, so lanes of a reduction can be planned on any thread.
     pub(crate) fn single_leaf(pointer: usize, layout: Layout, from: DType, to: DType) -> Program {
-        let mut steps = vec![(Step::Load { leaf: 0 }, from)];
+        let mut steps: Steps = smallvec::smallvec![(Step::Load { leaf: 0 }, from)];
         if from != to {
             steps.push((
                 Step::Compute {
@@ -521,15 +565,15 @@ impl Program {
             ));
         }
         Program {
-            shape: layout.shape.to_vec(),
-            direct: vec![None; steps.len()],
+            shape: layout.shape.clone(),
+            direct: smallvec::smallvec![None; steps.len()],
             steps,
-            leaves: vec![Source {
+            leaves: smallvec::smallvec![Source {
                 pointer,
                 layout,
                 size: from.size(),
             }],
-            stores: Vec::new(),
+            stores: Stores::new(),
         }
     }
 }

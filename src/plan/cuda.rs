@@ -174,7 +174,7 @@ impl Plan {
                 .chain(outputs.iter().map(|(_, o)| o))
                 .any(|o| reach(o) > i32::MAX as usize);
         Plan {
-            dims,
+            dims: dims.to_vec(),
             nodes,
             leaf_of,
             scalar_of,
@@ -658,7 +658,7 @@ pub fn run(shape: &[usize], outputs: &[(Buffer, Layout, Expr)]) -> Result<()> {
         kernel,
         "elementwise",
         n,
-        g.grid_for(n.div_ceil(4)),
+        Gpu::whole_grid(n.div_ceil(4)),
         BLOCK,
         &arguments(&plan),
     )
@@ -1211,9 +1211,9 @@ mod tests {
                     .iter()
                     .map(|&d| resolve::Signature {
                         inputs: if row.op == table::Op::Where {
-                            vec![DType::Bool, d, d]
+                            smallvec::smallvec![DType::Bool, d, d]
                         } else {
-                            vec![d, d, d]
+                            smallvec::smallvec![d, d, d]
                         },
                         output: d,
                     })
@@ -1221,7 +1221,7 @@ mod tests {
                 _ => loops(row).collect(),
             };
             for sig in signatures {
-                let args = sig.inputs.iter().map(|&d| leaf(d, flat.clone())).collect();
+                let args: Vec<Expr> = sig.inputs.iter().map(|&d| leaf(d, flat.clone())).collect();
                 let expr = Expr::apply(row.op, args, sig.output);
                 texts.push(elementwise_case(&shape, &expr, flat.clone()));
             }

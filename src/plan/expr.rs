@@ -12,6 +12,9 @@ use crate::device::Buffer;
 #[derive(Clone, Debug)]
 pub struct Expr(pub(crate) Rc<Node>);
 
+/// A node's arguments (a row has at most three), kept in the node.
+pub type Args = smallvec::SmallVec<[Expr; 3]>;
+
 #[derive(Debug)]
 pub struct Node {
     pub dtype: DType,
@@ -29,7 +32,7 @@ pub enum NodeKind {
     /// NumPy's `astype` of the argument to the node's dtype.
     Cast(Expr),
     /// A row of the table applied to arguments already of its loop's input dtypes.
-    Apply { op: Op, args: Vec<Expr> },
+    Apply { op: Op, args: Args },
 }
 
 impl Expr {
@@ -61,7 +64,8 @@ impl Expr {
         }
     }
 
-    pub fn apply(op: Op, args: Vec<Expr>, output: DType) -> Expr {
+    pub fn apply(op: Op, args: impl IntoIterator<Item = Expr>, output: DType) -> Expr {
+        let args = args.into_iter().collect();
         Expr::new(output, NodeKind::Apply { op, args })
     }
 
@@ -79,11 +83,27 @@ impl Expr {
 
     /// The nodes of this DAG (shared nodes once), each after its arguments.
     pub fn topological(roots: &[&Expr]) -> Vec<Expr> {
-        let mut order = Vec::new();
+        let mut order = Vec::with_capacity(16);
         for root in roots {
             visit(root, &mut order);
         }
         order
+    }
+
+    /// Calls `f` on every path to a node of this DAG (a shared node once per path to it), in
+    /// no particular order, and stops after `budget` calls: false when it stopped early. A walk
+    /// that needs no record of the nodes seen, for the small DAGs of most statements.
+    pub fn walk(&self, budget: &mut usize, f: &mut impl FnMut(&Expr)) -> bool {
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        f(self);
+        match &self.0.kind {
+            NodeKind::Cast(arg) => arg.walk(budget, f),
+            NodeKind::Apply { args, .. } => args.iter().all(|a| a.walk(budget, f)),
+            NodeKind::Leaf { .. } | NodeKind::Scalar(_) => true,
+        }
     }
 
     /// The generation of the gpu context that one of this DAG's leaves was lost with, if any.

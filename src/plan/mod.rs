@@ -264,11 +264,17 @@ pub fn inputs(
     shape: &[usize],
     operands: &[Operand],
     target: Option<&Operand>,
-) -> Result<Vec<Expr>> {
+) -> Result<expr::Args> {
     for operand in operands.iter().chain(target) {
         operand.storage.check_not_lost()?;
     }
     batch::inputs(shape, operands, target)
+}
+
+/// `inputs` of one operand.
+pub fn input(shape: &[usize], operand: &Operand, target: Option<&Operand>) -> Result<Expr> {
+    let mut exprs = inputs(shape, std::slice::from_ref(operand), target)?;
+    Ok(exprs.pop().expect("one input"))
 }
 
 /// A new array of `shape` on `device` whose elements `expr` computes: deferred when fusion is

@@ -2,6 +2,10 @@
 //! so which dtype each operand is cast to and which dtype comes out. Weak host scalars follow
 //! NEP 50 (`u8_array + 1` is u8; `u8_array + 300` is an error).
 
+use std::cell::RefCell;
+
+use rustc_hash::FxHashMap;
+
 use super::table::{ElementwiseOp, Rule};
 use crate::base::dtype::{self, Casting, DType};
 use crate::base::Scalar;
@@ -14,10 +18,14 @@ pub enum Arg {
     Weak(Scalar),
 }
 
+/// The dtypes of a row's inputs (at most three), kept off the heap: resolution runs for every
+/// operation a statement makes.
+pub type Dtypes = smallvec::SmallVec<[DType; 3]>;
+
 /// The loop chosen: the dtype each input is computed in, and the output dtype.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Signature {
-    pub inputs: Vec<DType>,
+    pub inputs: Dtypes,
     pub output: DType,
 }
 
@@ -52,7 +60,7 @@ fn parse(sig: &str) -> Signature {
 
 /// The dtype each operand has for the loop search: arrays their own, weak scalars the one NEP 50
 /// gives them next to the arrays (their default when there are no arrays).
-pub fn operand_dtypes(row: &ElementwiseOp, args: &[Arg]) -> Result<Vec<DType>> {
+pub fn operand_dtypes(row: &ElementwiseOp, args: &[Arg]) -> Result<Dtypes> {
     let considered = if row.rule == Rule::Where {
         &args[1..]
     } else {
@@ -113,20 +121,20 @@ pub fn resolve(row: &ElementwiseOp, args: &[Arg]) -> Result<Signature> {
         Rule::Where => {
             let common = dtypes[1].promote(dtypes[2]);
             return Ok(Signature {
-                inputs: vec![DType::Bool, common, common],
+                inputs: smallvec::smallvec![DType::Bool, common, common],
                 output: common,
             });
         }
         Rule::TrueDivide if dtypes.iter().all(|d| !d.is_inexact()) => {
             return Ok(Signature {
-                inputs: vec![DType::F64; dtypes.len()],
+                inputs: smallvec::smallvec![DType::F64; dtypes.len()],
                 output: DType::F64,
             });
         }
         Rule::Uniform => {
             return signatures(row)
                 .iter()
-                .find(|sig| sig.inputs == dtypes)
+                .find(|sig| sig.inputs[..] == dtypes[..])
                 .cloned()
                 .ok_or_else(|| no_loop(row, &dtypes, true));
         }
@@ -139,20 +147,36 @@ pub fn resolve(row: &ElementwiseOp, args: &[Arg]) -> Result<Signature> {
             .reduce(DType::promote)
             .expect("rows have inputs");
         return Ok(Signature {
-            inputs: vec![common; dtypes.len()],
+            inputs: smallvec::smallvec![common; dtypes.len()],
             output: common,
         });
     }
-    signatures(row)
+    search(row, &dtypes).ok_or_else(|| no_loop(row, &dtypes, false))
+}
+
+thread_local! {
+    /// Loops found, by row and operand dtypes: as NumPy's dispatch cache, so that a statement
+    /// run again does not search the row's loops again.
+    static FOUND: RefCell<FxHashMap<(u8, Dtypes), Signature>> = RefCell::new(FxHashMap::default());
+}
+
+/// The first of the row's loops that every operand casts to safely (NumPy's linear search).
+fn search(row: &ElementwiseOp, dtypes: &Dtypes) -> Option<Signature> {
+    let key = (row.op as u8, dtypes.clone());
+    if let Some(sig) = FOUND.with(|f| f.borrow().get(&key).cloned()) {
+        return Some(sig);
+    }
+    let sig = signatures(row)
         .iter()
         .find(|sig| {
             sig.inputs
                 .iter()
-                .zip(&dtypes)
+                .zip(dtypes)
                 .all(|(&want, &have)| have.can_cast(want, Casting::Safe))
         })
-        .cloned()
-        .ok_or_else(|| no_loop(row, &dtypes, false))
+        .cloned()?;
+    FOUND.with(|f| f.borrow_mut().insert(key, sig.clone()));
+    Some(sig)
 }
 
 fn no_loop(row: &ElementwiseOp, dtypes: &[DType], uniform: bool) -> crate::error::Error {
@@ -198,8 +222,8 @@ mod tests {
         assert_eq!(
             resolve(find("less").unwrap(), &[a(I64), a(U64)])
                 .unwrap()
-                .inputs,
-            vec![I64, U64]
+                .inputs[..],
+            [I64, U64]
         );
     }
 

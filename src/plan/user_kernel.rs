@@ -254,7 +254,10 @@ impl ElementwiseCall<'_> {
             .collect();
         let mut refs: Vec<&mut Layout> = layouts.iter_mut().collect();
         let dims = collapse(self.shape, &mut refs);
-        Collapsed { dims, layouts }
+        Collapsed {
+            dims: dims.to_vec(),
+            layouts,
+        }
     }
 
     pub fn source(&self, collapsed: &Collapsed) -> Result<Generated> {

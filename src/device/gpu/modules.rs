@@ -155,10 +155,17 @@ impl Gpu {
         Ok(Ok(module))
     }
 
-    /// Grid size for a grid-stride kernel over `n` elements.
+    /// Grid size for a grid-stride kernel over `n` elements whose blocks all fit on the device
+    /// at once (reductions, whose blocks each leave a partial result).
     pub fn grid_for(&self, n: usize) -> u32 {
         let wanted = n.div_ceil(BLOCK as usize).max(1);
         wanted.min(self.multiprocessors as usize * 16) as u32
+    }
+
+    /// Grid size for a kernel over `n` threads of work: a block for every `BLOCK` of them, however
+    /// many (on the H200 this streams `x + y` 5% faster than a grid capped at what fits at once).
+    pub fn whole_grid(n: usize) -> u32 {
+        n.div_ceil(BLOCK as usize).clamp(1, i32::MAX as usize) as u32
     }
 
     /// Launches kernel `name` of a hand-written module over `elements` elements with `args`
