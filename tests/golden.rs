@@ -216,6 +216,39 @@ fn auto_without_a_gpu_is_the_cpu_and_says_so_once() {
     );
 }
 
+/// `--profile` under `device=auto` lists each line's decisions, made as often as they were.
+#[test]
+fn the_profile_lists_the_decisions_of_auto() {
+    if !gpu_present() {
+        assert!(
+            std::env::var_os("ARRSH_REQUIRE_GPU").is_none(),
+            "needs a gpu"
+        );
+        println!("skipped: no gpu");
+        return;
+    }
+    let output = Command::new(env!("CARGO_BIN_EXE_arrsh"))
+        .args(["--device", "auto", "--profile", "-e"])
+        .arg("x = rand(100000)\nfor i in range(3) { y = x * 2 + 1 }\ns = sum(x)")
+        .env("NO_COLOR", "1")
+        .env(
+            "ARRSH_PLACEMENT_MODEL",
+            scripts_dir().join("placement.model"),
+        )
+        .output()
+        .expect("arrsh runs");
+    let shown = String::from_utf8_lossy(&output.stderr).into_owned()
+        + &String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{shown}");
+    for line in 1..=3 {
+        assert!(
+            shown.contains(&format!("\nline {line}, device auto: ")),
+            "line {line}: {shown}"
+        );
+    }
+    assert!(shown.contains(" (6 times)\n"), "{shown}");
+}
+
 /// `:sweep` refits `device=auto`'s lines for the one class of work its body stands for, and
 /// says why not when the body mixes classes; `:device` shows the refined crossover. Without a
 /// gpu a sweep has nothing to compare, and says nothing about the model.

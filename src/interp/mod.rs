@@ -800,8 +800,14 @@ impl Interpreter {
                         }
                     }
                 }
-                let current = self.load(&target.name, frame)?;
-                if let Value::Array(a) = &current {
+                let mut current = self.load(&target.name, frame)?;
+                if let Value::Array(_) = &current {
+                    let mut rhs = rhs;
+                    self.place_update(&mut current, &mut rhs, &target.name, frame)
+                        .map_err(|e| e.at(value.span))?;
+                    let Value::Array(a) = &current else {
+                        unreachable!("placing moves an array, it stays one")
+                    };
                     return self.in_place(op, a, &rhs).map_err(|e| e.at(value.span));
                 }
                 let result =

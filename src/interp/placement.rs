@@ -24,6 +24,49 @@ const INJECTED_MODEL: &str = "ARRSH_PLACEMENT_MODEL";
 /// The decisions one statement keeps for its report (more are counted, not kept).
 const KEPT_DECISIONS: usize = 4;
 
+/// Decisions made, each kept once with how many times it was made, up to a limit (more are
+/// counted): what `:time`, `:explain` and `--profile` print.
+#[derive(Clone, Default)]
+pub struct Tally {
+    kept: Vec<(String, u64)>,
+    more: u64,
+}
+
+impl Tally {
+    pub fn note(&mut self, reason: &str, limit: usize) {
+        if let Some(kept) = self.kept.iter_mut().find(|(r, _)| r == reason) {
+            kept.1 += 1;
+        } else if self.kept.len() < limit {
+            self.kept.push((reason.to_string(), 1));
+        } else {
+            self.more += 1;
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.kept.is_empty() && self.more == 0
+    }
+
+    /// One line a decision (`… (3 times)`), then `and N more decisions`.
+    pub fn lines(&self) -> Vec<String> {
+        let mut lines: Vec<String> = self
+            .kept
+            .iter()
+            .map(|(reason, times)| match times {
+                1 => reason.clone(),
+                n => format!("{reason} ({} times)", super::profile::group_digits(*n)),
+            })
+            .collect();
+        if self.more > 0 {
+            lines.push(format!(
+                "and {} more decisions",
+                super::profile::group_digits(self.more)
+            ));
+        }
+        lines
+    }
+}
+
 /// Where a session makes new arrays: on one device, or where the cost model says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Placement {
@@ -40,10 +83,8 @@ pub struct Auto {
     model: Option<Model>,
     /// Element reads of each gpu array (by its address) since it was made or moved.
     reads: FxHashMap<usize, u64>,
-    /// This statement's decisions, each with how many times it was made.
-    decisions: Vec<(String, usize)>,
-    /// Decisions beyond those kept.
-    more: usize,
+    /// This statement's decisions.
+    decisions: Tally,
     /// Whether the session was told that auto is the cpu because there is no gpu.
     told_no_gpu: bool,
     totals: Totals,
@@ -60,18 +101,6 @@ struct Totals {
     on_gpu: u64,
     moves: u64,
     moved_bytes: u64,
-}
-
-impl Auto {
-    fn note(&mut self, reason: String) {
-        if let Some(kept) = self.decisions.iter_mut().find(|(r, _)| *r == reason) {
-            kept.1 += 1;
-        } else if self.decisions.len() < KEPT_DECISIONS {
-            self.decisions.push((reason, 1));
-        } else {
-            self.more += 1;
-        }
-    }
 }
 
 /// The class of work of a built-in, by its area of the table (`None`: it runs where its inputs
@@ -257,33 +286,23 @@ impl Interpreter {
 
     /// Forgets the decisions of the last statement (a new one starts).
     pub(super) fn clear_decisions(&mut self) {
-        if !self.auto.decisions.is_empty() || self.auto.more > 0 {
-            self.auto.decisions.clear();
-            self.auto.more = 0;
+        if !self.auto.decisions.is_empty() {
+            self.auto.decisions = Tally::default();
         }
     }
 
     /// The last statement's decisions, for `:time` and `:explain`.
     pub(super) fn decisions_text(&self) -> Vec<String> {
-        let auto = &self.auto;
-        let mut lines: Vec<String> = auto
-            .decisions
-            .iter()
-            .map(|(reason, times)| match times {
-                1 => reason.clone(),
-                n => format!("{reason} ({n} times)"),
-            })
-            .collect();
-        if auto.more > 0 {
-            lines.push(format!("and {} more decisions", auto.more));
-        }
-        lines
+        self.auto.decisions.lines()
     }
 
     fn record(&mut self, reason: String, device: Device) {
         self.auto.totals.decisions += 1;
         self.auto.totals.on_gpu += (device == Device::Gpu) as u64;
-        self.auto.note(reason);
+        if let Some(p) = self.profiler.as_mut() {
+            p.note_decision(&reason);
+        }
+        self.auto.decisions.note(&reason, KEPT_DECISIONS);
     }
 
     /// At the end of a script under `device=auto`: how many decisions it made and what moved.
@@ -496,8 +515,40 @@ impl Interpreter {
         self.place_inputs(work, units, inputs, frame)
     }
 
+    /// `x op= rhs` with `rhs` an array on the other device: when `x`'s variable alone holds its
+    /// array, the update runs where the model says, and `x` moves there (its variable with it)
+    /// when that device is clearly faster; otherwise `rhs` follows `x` (see `follow`).
+    pub(super) fn place_update(
+        &mut self,
+        target: &mut Value,
+        rhs: &mut Value,
+        name: &Name,
+        frame: &mut Frame,
+    ) -> Result<()> {
+        let (Value::Array(t), Value::Array(r)) = (&*target, &*rhs) else {
+            return Ok(());
+        };
+        // The variable and `target` hold the array, and no view shares its elements.
+        let alone = Rc::strong_count(t) == 2 && t.storage().sharers() == 1;
+        if !self.auto.on || t.device() == r.device() || t.placed_by_user() || !alone {
+            return Ok(());
+        }
+        let mut inputs = [
+            Candidate {
+                value: target,
+                name: Some(name),
+            },
+            Candidate {
+                value: rhs,
+                name: None,
+            },
+        ];
+        self.place_inputs(Work::Elementwise, None, &mut inputs, frame)?;
+        Ok(())
+    }
+
     /// `value`, moved to `device` when it is an array elsewhere (the other side of an in-place
-    /// update or a store, whose target cannot move).
+    /// update or a store, whose target does not move).
     pub(super) fn follow(&mut self, device: Device, value: Value) -> Result<Value> {
         match &value {
             Value::Array(a) if self.auto.on && a.device() != device => {

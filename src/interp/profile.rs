@@ -9,6 +9,7 @@ use std::time::Instant;
 pub const MAX_WIDTH: u16 = 80;
 
 use super::display::{self, Rich};
+use super::placement::Tally;
 use crate::error::SourceMap;
 use crate::report;
 use crate::stats::{self, Counters};
@@ -22,7 +23,12 @@ struct LineCost {
     passes: u64,
     operations: usize,
     fused_positions: Vec<u64>,
+    /// `device=auto`'s decisions on this line.
+    decisions: Tally,
 }
+
+/// The distinct decisions a line keeps for the report (more are counted).
+const KEPT_DECISIONS: usize = 3;
 
 /// What a statement being measured has accumulated from the statements nested in it.
 struct Open {
@@ -30,6 +36,7 @@ struct Open {
     counters_at_start: Counters,
     nested_seconds: f64,
     nested_counters: Counters,
+    decisions: Vec<String>,
 }
 
 #[derive(Default)]
@@ -51,7 +58,15 @@ impl Profiler {
             counters_at_start: stats::session(),
             nested_seconds: 0.0,
             nested_counters: Counters::default(),
+            decisions: Vec::new(),
         });
+    }
+
+    /// A decision of `device=auto`, made by the innermost statement running.
+    pub fn note_decision(&mut self, reason: &str) {
+        if let Some(open) = self.open.last_mut() {
+            open.decisions.push(reason.to_string());
+        }
     }
 
     /// Closes the innermost statement, after the device has been synchronized.
@@ -73,6 +88,9 @@ impl Profiler {
                     cost.fused_positions.push(p);
                 }
             }
+        }
+        for reason in open.decisions {
+            cost.decisions.note(&reason, KEPT_DECISIONS);
         }
         if let Some(parent) = self.open.last_mut() {
             parent.nested_seconds += total;
@@ -142,6 +160,11 @@ impl Profiler {
                 out.push_str(&format!(
                     "line {line} ran {operations} of {fused} in {passes} (deferred work runs where it is observed)\n"
                 ));
+            }
+        }
+        for (&(_, line), cost) in &self.lines {
+            for decision in cost.decisions.lines() {
+                out.push_str(&format!("line {line}, device auto: {decision}\n"));
             }
         }
         if let Some(hint) = self.hint(sources, run) {

@@ -1313,6 +1313,59 @@ mod tests {
         assert!(image.len() > 10_000);
     }
 
+    /// A statement's kernel, once compiled, is found again in at most 5 µs: the plan made, its
+    /// key computed and looked up in the cache (what every gpu statement pays before its launch).
+    #[test]
+    fn a_cached_kernel_is_found_within_5_microseconds() {
+        let Ok(g) = gpu() else {
+            assert!(
+                std::env::var_os("ARRSH_REQUIRE_GPU").is_none(),
+                "needs a gpu and ARRSH_REQUIRE_GPU is set"
+            );
+            println!("skipped: no gpu");
+            return;
+        };
+        let shape = [1000];
+        let layout = Layout::contiguous(&shape);
+        let x = Expr::leaf(
+            Buffer::alloc(Device::Gpu, 1000, DType::F64).unwrap(),
+            layout.clone(),
+        );
+        let y = Expr::apply(
+            table::Op::Add,
+            [
+                Expr::apply(
+                    table::Op::Multiply,
+                    [x, Expr::scalar(Scalar::Int(5), DType::F64)],
+                    DType::F64,
+                ),
+                Expr::scalar(Scalar::Int(1), DType::F64),
+            ],
+            DType::F64,
+        );
+        let out = Buffer::alloc(Device::Gpu, 1000, DType::F64).unwrap();
+        let find = || {
+            let plan = Plan::new(&shape, &[&y], &[(out.clone(), layout.clone())], None);
+            kernels(
+                g,
+                plan.key(0),
+                "elementwise",
+                || elementwise_text(&plan),
+                &["elementwise"],
+            )
+            .unwrap()
+        };
+        find();
+        let lookups = 10_000;
+        let start = std::time::Instant::now();
+        for _ in 0..lookups {
+            std::hint::black_box(find());
+        }
+        let each = start.elapsed().as_secs_f64() / lookups as f64;
+        println!("a cached kernel found in {:.2} µs", each * 1e6);
+        assert!(each <= 5e-6, "{each} s");
+    }
+
     #[test]
     fn hand_written_modules_compile() {
         // SAFETY: only tries to open the library.

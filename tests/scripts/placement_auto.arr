@@ -49,5 +49,17 @@ g = ones(100000)
 g += ones(100000, device=cpu)
 print(g.device, sum(g))
 
+# An in-place update moves its target too when nothing else sees its elements and the other
+# device is clearly faster with the copies counted; a target that a view shares stays, and the
+# other side follows it.
+:device cpu
+t = rand([1000, 1000])
+u = rand([1000, 1000])
+row = u[0]
+:device auto
+t += c
+u += c
+print(t.device, u.device, row.device)
+
 # auto is not a device where one is needed.
 to(small, auto)
