@@ -106,12 +106,26 @@ float_key!(
     f16::ZERO
 );
 
+mod long_rows;
+
+use long_rows::sort_words;
+
 /// A pointer shared by the threads of one scatter, each writing its own positions.
 #[derive(Clone, Copy)]
 struct Shared<T>(*mut T);
 // SAFETY: the threads of a scatter write disjoint positions (their own counted ranges).
 unsafe impl<T> Send for Shared<T> {}
 unsafe impl<T> Sync for Shared<T> {}
+
+impl<T> Shared<T> {
+    /// Writes position `i`.
+    ///
+    /// # Safety
+    /// `i` is inside the buffer, and no other thread writes or reads it meanwhile.
+    unsafe fn write(self, i: usize, value: T) {
+        self.0.add(i).write(value);
+    }
+}
 
 /// Bits of the key each pass sorts by.
 const DIGIT: usize = 11;
@@ -263,27 +277,35 @@ trait RowSort: CpuElement {
 }
 
 /// `f` of each element of `row`, on all threads for a long row, in blocks of `STOP_CHECK`
-/// between which an interrupt is seen (the rest are then left as zero: the caller reports it).
-fn interruptible_map<T: Sync, U: Send + Default + Clone>(
-    row: &[T],
-    f: impl Fn(&T) -> U + Sync,
-) -> Vec<U> {
+/// between which an interrupt is seen (an interrupted map gives nothing: the caller reports it).
+/// The output is written once, never zeroed first: for a sort's keys that is a pass saved.
+fn interruptible_map<T: Sync, U: Send + Copy>(row: &[T], f: impl Fn(&T) -> U + Sync) -> Vec<U> {
     let stop = Stop::current();
-    let mut out = vec![U::default(); row.len()];
-    let fill = |(out, row): (&mut [U], &[T])| {
+    let mut out: Vec<U> = Vec::with_capacity(row.len());
+    let fill = |(out, row): (&mut [std::mem::MaybeUninit<U>], &[T])| {
         if !stop.requested() {
-            out.iter_mut().zip(row).for_each(|(o, x)| *o = f(x));
+            out.iter_mut().zip(row).for_each(|(o, x)| {
+                o.write(f(x));
+            });
         }
     };
+    let slots = &mut out.spare_capacity_mut()[..row.len()];
     if row.len() < PARALLEL_SORT {
-        fill((&mut out, row));
+        fill((slots, row));
     } else {
         threads::install(|| {
-            out.par_chunks_mut(STOP_CHECK)
+            slots
+                .par_chunks_mut(STOP_CHECK)
                 .zip(row.par_chunks(STOP_CHECK))
                 .for_each(fill)
         });
     }
+    // The flag stays raised until the statement ends, so a block that saw it is seen here.
+    if stop.requested() {
+        return Vec::new();
+    }
+    // SAFETY: every block was written (none saw an interrupt).
+    unsafe { out.set_len(row.len()) };
     out
 }
 
@@ -295,15 +317,29 @@ macro_rules! real_row_sort {
             }
             fn sort_row(row: &[Self], descending: bool) -> Vec<Self> {
                 let flip = if descending { u64::MAX } else { 0 };
-                let mut keys = interruptible_map(row, |x| x.bits() ^ flip);
-                radix_sort(&mut keys, &mut None, <$t>::BYTES);
-                if Stop::current().requested() {
-                    return Vec::new();
+                if row.len() >= PARALLEL_SORT && <$t>::BYTES <= 4 {
+                    let mut keys = interruptible_map(row, |x| (x.bits() ^ flip) as u32);
+                    sort_words(&mut keys);
+                    return read_back(&keys, |k| <$t as SortKey>::from_bits(k as u64 ^ flip));
                 }
-                interruptible_map(&keys, |&k| <$t as SortKey>::from_bits(k ^ flip))
+                let mut keys = interruptible_map(row, |x| x.bits() ^ flip);
+                if row.len() >= PARALLEL_SORT {
+                    sort_words(&mut keys);
+                } else {
+                    radix_sort(&mut keys, &mut None, <$t>::BYTES);
+                }
+                read_back(&keys, |k| <$t as SortKey>::from_bits(k ^ flip))
             }
         }
     )*};
+}
+
+/// The values of sorted keys (none when the sort was interrupted: its caller reports it).
+fn read_back<W: Sync + Copy, T: Send + Copy>(keys: &[W], f: impl Fn(W) -> T + Sync) -> Vec<T> {
+    if Stop::current().requested() {
+        return Vec::new();
+    }
+    interruptible_map(keys, |&k| f(k))
 }
 real_row_sort!(bool, i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64);
 
