@@ -122,7 +122,7 @@ static COMMANDS: &[Command] = &[
     Command {
         name: "sweep",
         args: "for n in SIZES { BODY } [file=PATH]",
-        help: "runs BODY for each n on cpu and on gpu, timed as :bench does: a table, the crossover size and a chart (file=\"NAME.svg\" or .png also saves the chart); with a gpu it refines device=auto's model for the class of work BODY stands for",
+        help: "runs BODY for each n on cpu and on gpu, timed as :bench does: a table, the crossover size and a chart (file=\"NAME.svg\" or .png also saves the chart); under device=auto it refines the model for the class of work BODY stands for",
         takes_path: false,
         run: |i, a| super::sweep::sweep(i, a).map(done),
     },

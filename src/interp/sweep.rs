@@ -200,7 +200,8 @@ pub fn sweep(interp: &mut Interpreter, args: &str) -> Result<()> {
             "the cpu is faster at every size tried (or the gpu never stays ahead)\n".to_string()
         }
     };
-    if gpu_reason.is_none() {
+    // Under auto only: a lesson's sweep leaves the model (and its output) alone.
+    if gpu_reason.is_none() && interp.auto_placement() {
         verdict += &refinement(interp, &rows);
     }
     let chart = chart(name, &rows);

@@ -44,7 +44,8 @@ for i in range(20) { total += big[i] }
 :time off
 print(big.device, total > 0)
 
-# An in-place update's other side follows the target.
+# An in-place update whose other side the user placed runs where that array is: the target
+# moves to it, since nothing else sees its elements.
 g = ones(100000)
 g += ones(100000, device=cpu)
 print(g.device, sum(g))
