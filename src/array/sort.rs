@@ -1,6 +1,7 @@
 //! Sorting along an axis (`sort`, `argsort`, and what is built on them: `partition`, `unique`,
 //! `median` ...). On the cpu: an LSD radix sort over order-preserving unsigned keys, rows in
-//! parallel; on the gpu: the radix sort of `gpu_sort`. NumPy's order: NaN last, complex numbers
+//! parallel, and for the values of one long row an in-place parallel radix sort (`long_rows`);
+//! on the gpu: the radix sort of `gpu_sort`. NumPy's order: NaN last, complex numbers
 //! by real then imaginary part; `descending` keeps equal elements in their order (the array API
 //! standard's rule) and puts NaN first.
 
