@@ -318,13 +318,14 @@ macro_rules! real_row_sort {
             }
             fn sort_row(row: &[Self], descending: bool) -> Vec<Self> {
                 let flip = if descending { u64::MAX } else { 0 };
-                if row.len() >= PARALLEL_SORT && <$t>::BYTES <= 4 {
+                let long = long_rows::suits(row.len());
+                if long && <$t>::BYTES <= 4 {
                     let mut keys = interruptible_map(row, |x| (x.bits() ^ flip) as u32);
                     sort_words(&mut keys);
                     return read_back(&keys, |k| <$t as SortKey>::from_bits(k as u64 ^ flip));
                 }
                 let mut keys = interruptible_map(row, |x| x.bits() ^ flip);
-                if row.len() >= PARALLEL_SORT {
+                if long {
                     sort_words(&mut keys);
                 } else {
                     radix_sort(&mut keys, &mut None, <$t>::BYTES);

@@ -36,15 +36,19 @@ macro_rules! word {
                 ((self >> shift) as usize) & ((1 << SPLIT_BITS) - 1)
             }
             fn sort_all(keys: &mut [Self]) {
-                // A thread for every 2^18 keys at most: the sort starts its own threads, which
-                // for a million keys on 16 cores costs more than they save.
-                let threads = (keys.len() >> 18).clamp(1, threads::count());
-                peeka_sort(keys, 8, BLOCK, threads);
+                peeka_sort(keys, 8, BLOCK, threads::count());
             }
         }
     )*};
 }
 word!(u32, u64);
+
+/// Whether a row of `n` keys is long enough for this sort: 2^18 keys a thread or more. The
+/// sort starts threads of its own, and below that they cost more than they save (a million
+/// keys: 14 ms on 16 cores against 8 ms for the LSD sort; on 2 cores 7.9 ms against 9.3).
+pub(super) fn suits(n: usize) -> bool {
+    n >= threads::count() << 18
+}
 
 /// Sorts `keys` in place; an interrupt leaves them in no order (the caller reports it).
 pub(super) fn sort_words<W: Word>(keys: &mut [W]) {
