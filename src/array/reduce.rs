@@ -5,13 +5,18 @@
 
 use super::ops::{self, Operand};
 use super::Array;
+use crate::base::interrupt::Stop;
 use crate::base::layout::{Layout, Strides};
 use crate::base::{DType, Scalar};
+use crate::device::cpu::threads;
 use crate::device::Device;
 use crate::error::{Error, ErrorKind, Result};
+use crate::plan::cpu_math::Math;
 use crate::plan::reduce::{self as plan_reduce, Reduction};
 use crate::plan::table::{self, Op};
 use crate::plan::{self, Expr};
+use rayon::prelude::*;
+use std::mem::MaybeUninit;
 
 /// What a reduction built-in computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -273,38 +278,84 @@ fn scan_cpu(a: &Array, axis: usize, accumulate: DType, out: DType, op: Op) -> Re
     };
     let last = axis + 1 == a.ndim().max(1);
     let summed = crate::with_dtype!(accumulate, T => {
-        converted.with_view::<T, _>(|v| {
-            let combine = |prev: T, cur: T| <T as crate::plan::cpu_math::Math>::binary(op, prev, cur);
+        converted.with_view::<T, _>(|v| -> Result<Array> {
             match (last, v.as_slice()) {
                 // Rows along the last axis, read once and written once.
                 (true, Some(data)) => {
                     let len = v.shape().last().copied().unwrap_or(1).max(1);
-                    let mut out = Vec::with_capacity(data.len());
-                    for row in data.chunks(len) {
-                        let mut running = None;
-                        out.extend(row.iter().map(|&x| {
-                            let next = running.map_or(x, |r| combine(r, x));
-                            running = Some(next);
-                            next
-                        }));
-                    }
-                    Array::from_vec(out, v.shape().to_vec())
+                    let scanned = match op {
+                        Op::Add => scan_rows(data, len, |r: T, x| Math::binary(Op::Add, r, x)),
+                        _ => scan_rows(data, len, |r: T, x| Math::binary(Op::Multiply, r, x)),
+                    };
+                    Ok(Array::from_vec(scanned?, v.shape().to_vec()))
                 }
                 _ => {
                     let mut owned = v.to_owned();
                     owned.accumulate_axis_inplace(ndarray::Axis(axis), |&prev, cur| {
-                        *cur = combine(prev, *cur)
+                        *cur = Math::binary(op, prev, *cur)
                     });
-                    Array::from_ndarray(owned)
+                    Ok(Array::from_ndarray(owned))
                 }
             }
-        })?
+        })??
     });
     if out == accumulate {
         Ok(summed)
     } else {
         summed.astype(out)
     }
+}
+
+/// The running `combine` of each row of `len` values of `data`, as NumPy's `accumulate`: one
+/// value after another (a row's sums are those of a sequential loop, bit for bit). Rows run
+/// side by side, and a long row in blocks, between which an interrupt is seen.
+fn scan_rows<T: Copy + Send + Sync>(
+    data: &[T],
+    len: usize,
+    combine: impl Fn(T, T) -> T + Sync,
+) -> Result<Vec<T>> {
+    /// Values per block: a millisecond or two of work.
+    const BLOCK: usize = 1 << 20;
+    let stop = Stop::current();
+    let scan_row = |row: &[T], out: &mut [MaybeUninit<T>]| {
+        let mut running = row[0];
+        out[0].write(running);
+        for (start, block) in row.chunks(BLOCK).enumerate() {
+            if stop.requested() {
+                return;
+            }
+            let skip = usize::from(start == 0);
+            let out = &mut out[start * BLOCK..start * BLOCK + block.len()];
+            for (o, &x) in out.iter_mut().zip(block).skip(skip) {
+                running = combine(running, x);
+                o.write(running);
+            }
+        }
+    };
+    let mut out = Vec::with_capacity(data.len());
+    let spare = &mut out.spare_capacity_mut()[..data.len()];
+    if data.len() >= BLOCK && data.len() > len {
+        threads::install(|| {
+            let rows_per_task = BLOCK.div_ceil(len);
+            data.par_chunks(rows_per_task * len)
+                .zip(spare.par_chunks_mut(rows_per_task * len))
+                .for_each(|(rows, out)| {
+                    for (row, out) in rows.chunks(len).zip(out.chunks_mut(len)) {
+                        scan_row(row, out);
+                    }
+                })
+        });
+    } else {
+        for (row, out) in data.chunks(len).zip(spare.chunks_mut(len)) {
+            scan_row(row, out);
+        }
+    }
+    if stop.requested() {
+        return Err(Error::new(ErrorKind::Interrupted, "interrupted"));
+    }
+    // SAFETY: every row was scanned in full (no interrupt), writing each of its values.
+    unsafe { out.set_len(data.len()) };
+    Ok(out)
 }
 
 /// A statistic over `axes` (every axis when `None`) as an array on `a`'s device, the reduced
@@ -358,4 +409,43 @@ pub fn reduce_axes(
         })
         .collect();
     super::shape::reshape(&reduced, &kept)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::scan_rows;
+
+    /// Running sums as NumPy's loop computes them: each the previous one plus the next value.
+    fn sequential(row: &[f64]) -> Vec<f64> {
+        let mut running = 0.0;
+        row.iter()
+            .enumerate()
+            .map(|(i, &x)| {
+                running = if i == 0 { x } else { running + x };
+                running
+            })
+            .collect()
+    }
+
+    fn values(n: usize) -> Vec<f64> {
+        (0..n)
+            .map(|i| ((i * 7919) % 1000) as f64 * 0.37 - 150.1)
+            .collect()
+    }
+
+    #[test]
+    fn a_long_row_is_scanned_in_blocks_as_one_loop() {
+        let data = values(3 * (1 << 20) + 5);
+        let scanned = scan_rows(&data, data.len(), |r, x| r + x).unwrap();
+        assert_eq!(scanned, sequential(&data));
+    }
+
+    #[test]
+    fn rows_scanned_side_by_side_are_each_one_loop() {
+        let (rows, len) = (700, 3001);
+        let data = values(rows * len);
+        let scanned = scan_rows(&data, len, |r, x| r + x).unwrap();
+        let expected: Vec<f64> = data.chunks(len).flat_map(sequential).collect();
+        assert_eq!(scanned, expected);
+    }
 }
