@@ -10,6 +10,7 @@ use super::{sort, Array};
 use crate::base::layout::AxisIndex;
 use crate::base::{DType, Scalar};
 use crate::device::cpu::threads;
+use crate::device::Device;
 use crate::error::{value_error, Result};
 use crate::plan::reduce::Reduction;
 use crate::plan::table::Op;
@@ -96,38 +97,45 @@ pub fn bin_edges(a: &Array, bins: &Bins) -> Result<Array> {
             }
             Ok(edges.clone())
         }
-        Bins::Count(count, range) => {
-            if *count == 0 {
-                return Err(value_error("`bins` must be positive, when an integer"));
-            }
-            let (mut low, mut high) = match range {
-                Some(r) => *r,
-                None if a.size() == 0 => (0.0, 1.0),
-                None => (
-                    reduce::reduce_all(Reduction::Min, a)?.as_f64(),
-                    reduce::reduce_all(Reduction::Max, a)?.as_f64(),
-                ),
-            };
-            if low > high {
-                return Err(value_error(
-                    "max must be larger than min in range parameter.",
-                ));
-            }
-            if !(low.is_finite() && high.is_finite()) {
-                return Err(value_error(format!(
-                    "autodetected range of [{low}, {high}] is not finite"
-                )));
-            }
-            if low == high {
-                low -= 0.5;
-                high += 0.5;
-            }
-            let step = (high - low) / *count as f64;
-            let mut edges: Vec<f64> = (0..=*count).map(|i| low + i as f64 * step).collect();
-            edges[*count] = high;
-            Array::from_vec(edges, vec![count + 1]).to_device(a.device())
-        }
+        Bins::Count(count, range) => equal_edges(a, *count, *range)?.to_device(a.device()),
     }
+}
+
+/// `count` equal bins' edges over `range`, or over `a`'s extremes (read to the host: on the
+/// gpu, as CuPy reads them; for floats both in one pass), as NumPy computes them.
+fn equal_edges(a: &Array, count: usize, range: Option<(f64, f64)>) -> Result<Array> {
+    if count == 0 {
+        return Err(value_error("`bins` must be positive, when an integer"));
+    }
+    let (mut low, mut high) = match range {
+        Some(r) => r,
+        None if a.size() == 0 => (0.0, 1.0),
+        None if a.device() == Device::Gpu && matches!(a.dtype(), DType::F64 | DType::F32) => {
+            super::on_gpu::extrema(a)?
+        }
+        None => (
+            reduce::reduce_all(Reduction::Min, a)?.as_f64(),
+            reduce::reduce_all(Reduction::Max, a)?.as_f64(),
+        ),
+    };
+    if low > high {
+        return Err(value_error(
+            "max must be larger than min in range parameter.",
+        ));
+    }
+    if !(low.is_finite() && high.is_finite()) {
+        return Err(value_error(format!(
+            "autodetected range of [{low}, {high}] is not finite"
+        )));
+    }
+    if low == high {
+        low -= 0.5;
+        high += 0.5;
+    }
+    let step = (high - low) / count as f64;
+    let mut edges: Vec<f64> = (0..=count).map(|i| low + i as f64 * step).collect();
+    edges[count] = high;
+    Ok(Array::from_vec(edges, vec![count + 1]))
 }
 
 /// NumPy's `histogram`: counts (or sums of `weights`) per bin, and the bin edges. Equal bins
@@ -142,12 +150,14 @@ pub fn histogram(
     let a = ravel(a)?;
     let dtype = float_of(a.dtype());
     let values = a.astype(dtype)?;
+    if let (Bins::Count(count, range), None, DType::F64 | DType::F32) = (bins, weights, dtype) {
+        // The edges in the values' dtype, made on the host: `first` and `span` come from them.
+        let ends = equal_edges(&values, *count, *range)?.astype(dtype)?;
+        let counts = uniform_counts(&values, &ends)?;
+        return finish_histogram(counts, ends.to_device(values.device())?, density);
+    }
     let edges = bin_edges(&values, bins)?.astype(dtype)?;
     let n = edges.size() - 1;
-    if let (Bins::Count(..), None, DType::F64 | DType::F32) = (bins, weights, dtype) {
-        let counts = uniform_counts(&values, &edges)?;
-        return finish_histogram(counts, edges, density);
-    }
     let first = at_last(&edges, 0)?;
     let last = at_last(&edges, n)?;
     let index = match bins {
@@ -218,13 +228,14 @@ fn finish_histogram(counts: Array, edges: Array, density: bool) -> Result<(Array
 }
 
 /// Counts over equal bins in one pass over the values (f64 or f32), with NumPy's arithmetic and
-/// its correction against the edges; on the gpu one kernel.
-fn uniform_counts(values: &Array, edges: &Array) -> Result<Array> {
-    let bins = edges.size() - 1;
-    let ends = edges.to_vec::<f64>()?;
-    let (first, span) = (ends[0], ends[bins] - ends[0]);
-    if values.device() == crate::device::Device::Gpu {
-        return super::on_gpu::histogram_uniform(values, edges, first, span);
+/// its correction against the edges (`ends`, on the cpu); on the gpu one kernel.
+fn uniform_counts(values: &Array, ends: &Array) -> Result<Array> {
+    let bins = ends.size() - 1;
+    let host = ends.to_vec::<f64>()?;
+    let (first, span) = (host[0], host[bins] - host[0]);
+    if values.device() == Device::Gpu {
+        let edges = ends.to_device(Device::Gpu)?;
+        return super::on_gpu::histogram_uniform(values, &edges, first, span);
     }
     use rayon::prelude::*;
     fn count<T: num_traits::Float + Into<f64> + Send + Sync>(
@@ -267,7 +278,7 @@ fn uniform_counts(values: &Array, edges: &Array) -> Result<Array> {
     }
     let counts = match values.dtype() {
         DType::F32 => {
-            let e = edges.to_vec::<f32>()?;
+            let e = ends.to_vec::<f32>()?;
             values.contiguous()?.with_view::<f32, _>(|x| {
                 let x = x.to_slice().expect("contiguous");
                 count(x, &e, first as f32, span as f32)
@@ -275,7 +286,7 @@ fn uniform_counts(values: &Array, edges: &Array) -> Result<Array> {
         }
         _ => values.contiguous()?.with_view::<f64, _>(|x| {
             let x = x.to_slice().expect("contiguous");
-            count(x, &ends, first, span)
+            count(x, &host, first, span)
         })?,
     };
     Ok(Array::from_vec(counts, vec![bins]))

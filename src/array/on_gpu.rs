@@ -399,28 +399,39 @@ pub fn histogram_uniform(values: &Array, edges: &Array, first: f64, span: f64) -
     let g = gpu()?;
     let (x, n) = (pointer(&values)?, values.size() as i64);
     let (e, b, out) = (pointer(&edges)?, bins as i64, pointer(&counts)?);
-    let grid = (g.multiprocessors * 4, 1, 1);
-    let block = (256, 1, 1);
+    let (grid, block) = ((g.multiprocessors * 8, 1, 1), (256, 1, 1));
     match values.dtype() {
         DType::F32 => {
             let (first, span) = (first as f32, span as f32);
-            g.launch(
-                "histogram",
-                "histogram_uniform_f32",
-                values.size(),
-                grid,
-                block,
-                &mut kernel_args![x, n, e, b, first, span, out],
-            )?
+            let args = &mut kernel_args![x, n, e, b, first, span, out];
+            g.launch("histogram", "histogram_uniform_f32", values.size(), grid, block, args)?
         }
-        _ => g.launch(
-            "histogram",
-            "histogram_uniform_f64",
-            values.size(),
-            grid,
-            block,
-            &mut kernel_args![x, n, e, b, first, span, out],
-        )?,
+        _ => {
+            let args = &mut kernel_args![x, n, e, b, first, span, out];
+            g.launch("histogram", "histogram_uniform_f64", values.size(), grid, block, args)?
+        }
     }
     Ok(counts)
+}
+
+/// The smallest and largest value of a non-empty f64 or f32 array (NaN for both if it holds
+/// one), in one pass: a kernel, then one counted device→host copy of each block's pair.
+pub fn extrema(values: &Array) -> Result<(f64, f64)> {
+    let values = contiguous_as(values, values.dtype())?;
+    let g = gpu()?;
+    let blocks = (g.multiprocessors as usize * 8).min(values.size().div_ceil(1024)).max(1);
+    let partials = empty(&[2 * blocks], values.dtype())?;
+    let (x, n, out) = (pointer(&values)?, values.size() as i64, pointer(&partials)?);
+    let name = match values.dtype() {
+        DType::F32 => "extrema_f32",
+        _ => "extrema_f64",
+    };
+    let (grid, block) = ((blocks as u32, 1, 1), (256, 1, 1));
+    g.launch("histogram", name, values.size(), grid, block, &mut kernel_args![x, n, out])?;
+    let pairs = download(&partials)?.to_vec::<f64>()?;
+    let nan = pairs.iter().any(|v| v.is_nan());
+    let (low, high) = pairs.chunks_exact(2).fold((f64::MAX, f64::MIN), |(low, high), pair| {
+        (low.min(pair[0]), high.max(pair[1]))
+    });
+    Ok(if nan { (f64::NAN, f64::NAN) } else { (low, high) })
 }
