@@ -404,11 +404,25 @@ pub fn histogram_uniform(values: &Array, edges: &Array, first: f64, span: f64) -
         DType::F32 => {
             let (first, span) = (first as f32, span as f32);
             let args = &mut kernel_args![x, n, e, b, first, span, out];
-            g.launch("histogram", "histogram_uniform_f32", values.size(), grid, block, args)?
+            g.launch(
+                "histogram",
+                "histogram_uniform_f32",
+                values.size(),
+                grid,
+                block,
+                args,
+            )?
         }
         _ => {
             let args = &mut kernel_args![x, n, e, b, first, span, out];
-            g.launch("histogram", "histogram_uniform_f64", values.size(), grid, block, args)?
+            g.launch(
+                "histogram",
+                "histogram_uniform_f64",
+                values.size(),
+                grid,
+                block,
+                args,
+            )?
         }
     }
     Ok(counts)
@@ -419,7 +433,9 @@ pub fn histogram_uniform(values: &Array, edges: &Array, first: f64, span: f64) -
 pub fn extrema(values: &Array) -> Result<(f64, f64)> {
     let values = contiguous_as(values, values.dtype())?;
     let g = gpu()?;
-    let blocks = (g.multiprocessors as usize * 8).min(values.size().div_ceil(1024)).max(1);
+    let blocks = (g.multiprocessors as usize * 8)
+        .min(values.size().div_ceil(1024))
+        .max(1);
     let partials = empty(&[2 * blocks], values.dtype())?;
     let (x, n, out) = (pointer(&values)?, values.size() as i64, pointer(&partials)?);
     let name = match values.dtype() {
@@ -427,11 +443,24 @@ pub fn extrema(values: &Array) -> Result<(f64, f64)> {
         _ => "extrema_f64",
     };
     let (grid, block) = ((blocks as u32, 1, 1), (256, 1, 1));
-    g.launch("histogram", name, values.size(), grid, block, &mut kernel_args![x, n, out])?;
+    g.launch(
+        "histogram",
+        name,
+        values.size(),
+        grid,
+        block,
+        &mut kernel_args![x, n, out],
+    )?;
     let pairs = download(&partials)?.to_vec::<f64>()?;
     let nan = pairs.iter().any(|v| v.is_nan());
-    let (low, high) = pairs.chunks_exact(2).fold((f64::MAX, f64::MIN), |(low, high), pair| {
-        (low.min(pair[0]), high.max(pair[1]))
-    });
-    Ok(if nan { (f64::NAN, f64::NAN) } else { (low, high) })
+    let (low, high) = pairs
+        .chunks_exact(2)
+        .fold((f64::MAX, f64::MIN), |(low, high), pair| {
+            (low.min(pair[0]), high.max(pair[1]))
+        });
+    Ok(if nan {
+        (f64::NAN, f64::NAN)
+    } else {
+        (low, high)
+    })
 }
