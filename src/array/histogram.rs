@@ -153,8 +153,9 @@ pub fn histogram(
     if let (Bins::Count(count, range), None, DType::F64 | DType::F32) = (bins, weights, dtype) {
         // The edges in the values' dtype, made on the host: `first` and `span` come from them.
         let ends = equal_edges(&values, *count, *range)?.astype(dtype)?;
-        let counts = uniform_counts(&values, &ends)?;
-        return finish_histogram(counts, ends.to_device(values.device())?, density);
+        let edges = ends.to_device(values.device())?;
+        let counts = uniform_counts(&values, &ends, &edges)?;
+        return finish_histogram(counts, edges, density);
     }
     let edges = bin_edges(&values, bins)?.astype(dtype)?;
     let n = edges.size() - 1;
@@ -228,14 +229,14 @@ fn finish_histogram(counts: Array, edges: Array, density: bool) -> Result<(Array
 }
 
 /// Counts over equal bins in one pass over the values (f64 or f32), with NumPy's arithmetic and
-/// its correction against the edges (`ends`, on the cpu); on the gpu one kernel.
-fn uniform_counts(values: &Array, ends: &Array) -> Result<Array> {
+/// its correction against the edges (`ends` on the cpu, `edges` on the values' device); on the
+/// gpu one kernel.
+fn uniform_counts(values: &Array, ends: &Array, edges: &Array) -> Result<Array> {
     let bins = ends.size() - 1;
     let host = ends.to_vec::<f64>()?;
     let (first, span) = (host[0], host[bins] - host[0]);
     if values.device() == Device::Gpu {
-        let edges = ends.to_device(Device::Gpu)?;
-        return super::on_gpu::histogram_uniform(values, &edges, first, span);
+        return super::on_gpu::histogram_uniform(values, edges, first, span);
     }
     use rayon::prelude::*;
     fn count<T: num_traits::Float + Into<f64> + Send + Sync>(
