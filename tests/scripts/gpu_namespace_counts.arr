@@ -2,7 +2,8 @@
 # Exact copy and kernel counts of NumPy's array functions on the gpu, one :time line per statement:
 # no transfer at all where the size of the result is known (sorting, searching, gathers, scans, views,
 # contractions), one 8-byte device→host count where it depends on the data (masks with other
-# subscripts, nonzero, unique), as CuPy does.
+# subscripts, nonzero, unique), as CuPy does; a histogram over the data's range reads each block's
+# extremes back (one block here: 16 bytes) and sends its edges.
 x = arange(12.0) * 7 % 5
 m = reshape(x, [3, 4])
 # Once untimed, so that every kernel is compiled and loaded before the timed run.
@@ -21,6 +22,7 @@ e = einsum("ij,kj->ik", m, m)
 h = bincount(astype(x, i64))
 d = diff(m, axis=0)
 f = flip(moveaxis(m, 0, 1))
+g = histogram(x, bins=5)[0]
 sync()
 :time on
 s = sort(x)
@@ -38,7 +40,8 @@ e = einsum("ij,kj->ik", m, m)
 h = bincount(astype(x, i64))
 d = diff(m, axis=0)
 f = flip(moveaxis(m, 0, 1))
+g = histogram(x, bins=5)[0]
 sync()
 :time off
 print(s, o, p)
-print(t, c, q, r, v.shape, k[1], u, w, e[0], h, d[1], f[0])
+print(t, c, q, r, v.shape, k[1], u, w, e[0], h, d[1], f[0], g)
