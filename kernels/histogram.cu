@@ -26,6 +26,21 @@ __device__ __forceinline__ i64 bin_of(T v, const T *edges, i64 bins, T low, T hi
 // Values read UNROLL at a time, so that more loads are in flight than one per thread.
 #define UNROLL 4
 
+// f(x[i]) for each i of this thread's grid-stride share of [0, n).
+template <class T, class F>
+__device__ __forceinline__ void for_each_value(const T *x, i64 n, F f) {
+    const i64 stride = (i64)blockDim.x * gridDim.x;
+    i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x;
+    for (; i + (UNROLL - 1) * stride < n; i += UNROLL * stride) {
+        T v[UNROLL];
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) v[u] = x[i + u * stride];
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) f(v[u]);
+    }
+    for (; i < n; i += stride) f(x[i]);
+}
+
 template <class T>
 __device__ void histogram_uniform(const T *x, i64 n, const T *edges, i64 bins, T first, T span, u64 *counts) {
     __shared__ unsigned int local[SHARED_BINS];
@@ -42,16 +57,7 @@ __device__ void histogram_uniform(const T *x, i64 n, const T *edges, i64 bins, T
         else
             atomicAdd(&counts[k], 1ull);
     };
-    const i64 stride = (i64)blockDim.x * gridDim.x;
-    i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x;
-    for (; i + (UNROLL - 1) * stride < n; i += UNROLL * stride) {
-        T v[UNROLL];
-#pragma unroll
-        for (int u = 0; u < UNROLL; ++u) v[u] = x[i + u * stride];
-#pragma unroll
-        for (int u = 0; u < UNROLL; ++u) count(v[u]);
-    }
-    for (; i < n; i += stride) count(x[i]);
+    for_each_value(x, n, count);
     if (in_shared) {
         __syncthreads();
         for (i64 b = threadIdx.x; b < bins; b += blockDim.x)
@@ -78,16 +84,7 @@ __device__ void extrema(const T *x, i64 n, T *partials) {
         low = v < low ? v : low;
         high = v > high ? v : high;
     };
-    const i64 stride = (i64)blockDim.x * gridDim.x;
-    i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x;
-    for (; i + (UNROLL - 1) * stride < n; i += UNROLL * stride) {
-        T v[UNROLL];
-#pragma unroll
-        for (int u = 0; u < UNROLL; ++u) v[u] = x[i + u * stride];
-#pragma unroll
-        for (int u = 0; u < UNROLL; ++u) see(v[u]);
-    }
-    for (; i < n; i += stride) see(x[i]);
+    for_each_value(x, n, see);
     for (int d = 16; d > 0; d /= 2) {
         see(__shfl_down_sync(0xffffffff, low, d));
         see(__shfl_down_sync(0xffffffff, high, d));

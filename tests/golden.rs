@@ -216,6 +216,26 @@ fn auto_without_a_gpu_is_the_cpu_and_says_so_once() {
     );
 }
 
+/// `code` run under `device=auto` with the test model and `flags`, which must succeed: what it
+/// printed, stderr then stdout.
+fn run_auto(flags: &[&str], code: &str) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_arrsh"))
+        .args(["--device", "auto"])
+        .args(flags)
+        .args(["-e", code])
+        .env("NO_COLOR", "1")
+        .env(
+            "ARRSH_PLACEMENT_MODEL",
+            scripts_dir().join("placement.model"),
+        )
+        .output()
+        .expect("arrsh runs");
+    let shown = String::from_utf8_lossy(&output.stderr).into_owned()
+        + &String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{shown}");
+    shown
+}
+
 /// `--profile` under `device=auto` lists each line's decisions, made as often as they were.
 #[test]
 fn the_profile_lists_the_decisions_of_auto() {
@@ -227,19 +247,10 @@ fn the_profile_lists_the_decisions_of_auto() {
         println!("skipped: no gpu");
         return;
     }
-    let output = Command::new(env!("CARGO_BIN_EXE_arrsh"))
-        .args(["--device", "auto", "--profile", "-e"])
-        .arg("x = rand(100000)\nfor i in range(3) { y = x * 2 + 1 }\ns = sum(x)")
-        .env("NO_COLOR", "1")
-        .env(
-            "ARRSH_PLACEMENT_MODEL",
-            scripts_dir().join("placement.model"),
-        )
-        .output()
-        .expect("arrsh runs");
-    let shown = String::from_utf8_lossy(&output.stderr).into_owned()
-        + &String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{shown}");
+    let shown = run_auto(
+        &["--profile"],
+        "x = rand(100000)\nfor i in range(3) { y = x * 2 + 1 }\ns = sum(x)",
+    );
     for line in 1..=3 {
         assert!(
             shown.contains(&format!("\nline {line}, device auto: ")),
@@ -255,21 +266,10 @@ fn the_profile_lists_the_decisions_of_auto() {
 #[test]
 fn a_sweep_refines_the_model_for_auto() {
     let sweep = |body: &str| {
-        let output = Command::new(env!("CARGO_BIN_EXE_arrsh"))
-            .args(["--device", "auto", "-e"])
-            .arg(format!(
-                ":sweep for n in [1e3, 1e5, 1e7] {{ {body} }}\n:device"
-            ))
-            .env("NO_COLOR", "1")
-            .env(
-                "ARRSH_PLACEMENT_MODEL",
-                scripts_dir().join("placement.model"),
-            )
-            .output()
-            .expect("arrsh runs");
-        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-        assert!(output.status.success(), "{stderr}");
-        stderr + &String::from_utf8_lossy(&output.stdout)
+        run_auto(
+            &[],
+            &format!(":sweep for n in [1e3, 1e5, 1e7] {{ {body} }}\n:device"),
+        )
     };
     if !gpu_present() {
         assert!(
