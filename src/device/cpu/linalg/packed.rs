@@ -7,7 +7,9 @@
 //! which updates one `MR × NR` tile of `c`. A B panel (depth × `NR`, 32–36 KiB)
 //! stays in L1 while the A panels stream past it from L2; the other order
 //! (A panels outside) streams B panels from L3 and ran at half the speed on
-//! AVX-512 cpus.
+//! AVX-512 cpus. A product on several threads whose `b` is at most `NC` columns
+//! and not too large packs all of it first, and each row block then goes through
+//! every slab: two parallel loops instead of two a slab.
 //!
 //! A tile's multiply-adds need its part of `c` only at the end, so each tile
 //! asks, during its first steps, for the rows of `c` that the next tile will
@@ -19,6 +21,14 @@ use crate::device::cpu::threads;
 use ndarray::{s, ArrayView2, Axis};
 use rayon::prelude::*;
 use std::mem::MaybeUninit;
+
+/// Panels start on a cache line.
+const CACHE_LINE: usize = 64;
+
+/// Products whose `b` fits this many packed values (32 MiB of f64, for 2000²) pack it whole
+/// when they run on several threads. (With 16 threads, 1000² products took 0.7–0.8× the time
+/// of packing a slab at a time.)
+const WHOLE_B_MOST_VALUES: usize = 1 << 22;
 
 /// Columns of `b` per packed block (192 × 2048 f64 = 3 MiB, in L3).
 const NC: usize = 2048;
@@ -83,6 +93,9 @@ fn matmul_in_pool<T: Float, const MR: usize, const NR: usize>(
     let threads = rayon::current_num_threads();
     let parallel = threads > 1 && m.saturating_mul(n).saturating_mul(k) >= PARALLEL_GEMM_MIN_WORK;
     let row_blocks = row_blocks(m, MR, if parallel { threads } else { 1 });
+    if parallel && n <= NC && n.div_ceil(NR) * NR * k <= WHOLE_B_MOST_VALUES {
+        return whole_b::<T, MR, NR>(a, b, c, depth_block, stop, &row_blocks);
+    }
     T::with_panel_buffer(Panels::B, |b_buffer| {
         for col0 in (0..n).step_by(NC) {
             let cols = NC.min(n - col0);
@@ -121,6 +134,62 @@ fn matmul_in_pool<T: Float, const MR: usize, const NR: usize>(
                 }
             }
         }
+    });
+}
+
+/// All of `b` packed at once (in parallel), then each row block's every slab (in parallel):
+/// two parallel loops in all, where one per slab would wait for its slowest thread each time.
+fn whole_b<T: Float, const MR: usize, const NR: usize>(
+    a: ArrayView2<T>,
+    b: ArrayView2<T>,
+    c: &mut [MaybeUninit<T>],
+    depth_block: usize,
+    stop: &Stop,
+    row_blocks: &[std::ops::Range<usize>],
+) {
+    let (k, n) = b.dim();
+    let panels_per_slab = n.div_ceil(NR);
+    T::with_panel_buffer(Panels::B, |b_buffer| {
+        let all = panel_slots::<T, NR>(b_buffer, panels_per_slab * k);
+        let mut jobs = Vec::new();
+        let mut rest = &mut *all;
+        for depth0 in (0..k).step_by(depth_block) {
+            let depth = depth_block.min(k - depth0);
+            for index in 0..panels_per_slab {
+                let (panel, after) = rest.split_at_mut(depth);
+                jobs.push((depth0, index, panel));
+                rest = after;
+            }
+        }
+        jobs.into_par_iter().for_each(|(depth0, index, panel)| {
+            let depth = depth_block.min(k - depth0);
+            pack_b_panel(b.slice(s![depth0..depth0 + depth, ..]), index, panel);
+        });
+        let all: &[[T; NR]] = all;
+        let mut blocks = Vec::with_capacity(row_blocks.len());
+        let mut rest = &mut *c;
+        for rows in row_blocks {
+            let (block, after) = rest.split_at_mut(rows.len() * n);
+            blocks.push((rows.start, block));
+            rest = after;
+        }
+        blocks.into_par_iter().for_each(|(row0, c_rows)| {
+            for depth0 in (0..k).step_by(depth_block) {
+                if stop.requested() {
+                    return;
+                }
+                let depth = depth_block.min(k - depth0);
+                let slab = Slab {
+                    a: a.slice(s![.., depth0..depth0 + depth]),
+                    b_panels: &all[depth0 * panels_per_slab..(depth0 + depth) * panels_per_slab],
+                    col0: 0,
+                    cols: n,
+                    ldc: n,
+                    first: depth0 == 0,
+                };
+                slab.multiply::<MR>(row0, c_rows);
+            }
+        });
     });
 }
 
@@ -456,14 +525,18 @@ fn pack_a<'a, T: Float, const MR: usize>(
 }
 
 /// The first `count` slots of `N` values in `buffer`, which grows to hold
-/// them. They keep what the last product left there, so the packers write
-/// every value, padding included: padded lanes are multiplied and then
+/// them, starting at a 64-byte boundary: a large `Vec` from the system allocator
+/// starts 16 bytes into a cache line, and then every 512-bit load of a B panel
+/// spans two lines. They keep what the last product left there, so the packers
+/// write every value, padding included: padded lanes are multiplied and then
 /// dropped, and zeros there (not stale values, perhaps subnormal) cost nothing.
 fn panel_slots<T: Float, const N: usize>(buffer: &mut Vec<T>, count: usize) -> &mut [[T; N]] {
-    if buffer.len() < count * N {
-        buffer.resize(count * N, T::zero());
+    let most_skipped = CACHE_LINE / std::mem::size_of::<T>();
+    if buffer.len() < count * N + most_skipped {
+        buffer.resize(count * N + most_skipped, T::zero());
     }
-    &mut buffer.as_chunks_mut::<N>().0[..count]
+    let skipped = buffer.as_ptr().align_offset(CACHE_LINE).min(most_skipped);
+    &mut buffer[skipped..].as_chunks_mut::<N>().0[..count]
 }
 
 /// Packs `b_block` into `buffer` as `NR`-column panels: panel `j` holds, for each
@@ -475,30 +548,35 @@ fn pack_b<'a, T: Float, const NR: usize>(
 ) -> &'a [[T; NR]] {
     let (depth, cols) = b_block.dim();
     let panels = panel_slots(buffer, cols.div_ceil(NR) * depth);
-    let pack_panel = |(index, panel): (usize, &mut [[T; NR]])| {
-        let col0 = index * NR;
-        let width = NR.min(cols - col0);
-        for (slot, b_row) in panel.iter_mut().zip(b_block.rows()) {
-            match b_row.as_slice() {
-                // A fixed-size copy compiles to two vector moves, not a call to memmove.
-                Some(row) if width == NR => slot.copy_from_slice(&row[col0..col0 + NR]),
-                _ => {
-                    let values = b_row.slice_move(s![col0..col0 + width]);
-                    for (value, &b_value) in slot.iter_mut().zip(values) {
-                        *value = b_value;
-                    }
-                    slot[width..].fill(T::zero());
-                }
-            }
-        }
-    };
+    let pack = |(index, panel): (usize, &mut [[T; NR]])| pack_b_panel(b_block, index, panel);
     if parallel {
-        panels
-            .par_chunks_mut(depth)
-            .enumerate()
-            .for_each(pack_panel);
+        panels.par_chunks_mut(depth).enumerate().for_each(pack);
     } else {
-        panels.chunks_mut(depth).enumerate().for_each(pack_panel);
+        panels.chunks_mut(depth).enumerate().for_each(pack);
     }
     panels
+}
+
+/// Packs panel `index` of `b_block` (its columns `index·NR ..`) into `panel`.
+fn pack_b_panel<T: Float, const NR: usize>(
+    b_block: ArrayView2<T>,
+    index: usize,
+    panel: &mut [[T; NR]],
+) {
+    let cols = b_block.ncols();
+    let col0 = index * NR;
+    let width = NR.min(cols - col0);
+    for (slot, b_row) in panel.iter_mut().zip(b_block.rows()) {
+        match b_row.as_slice() {
+            // A fixed-size copy compiles to two vector moves, not a call to memmove.
+            Some(row) if width == NR => slot.copy_from_slice(&row[col0..col0 + NR]),
+            _ => {
+                let values = b_row.slice_move(s![col0..col0 + width]);
+                for (value, &b_value) in slot.iter_mut().zip(values) {
+                    *value = b_value;
+                }
+                slot[width..].fill(T::zero());
+            }
+        }
+    }
 }
