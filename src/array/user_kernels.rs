@@ -64,16 +64,14 @@ fn needs_gpu(what: &str) -> crate::error::Error {
     ))
 }
 
-/// The natural dtype of a host scalar (Python's int, float, bool).
-fn scalar_dtype(s: Scalar) -> Result<DType> {
+/// The natural dtype of a host scalar (Python's int, float, bool, complex).
+fn scalar_dtype(s: Scalar) -> DType {
     match s {
-        Scalar::Bool(_) => Ok(DType::Bool),
-        Scalar::Int(_) => Ok(DType::I64),
-        Scalar::UInt(_) => Ok(DType::U64),
-        Scalar::Float(_) => Ok(DType::F64),
-        Scalar::Complex(..) => Err(type_error(
-            "user kernels take real and integer values, not complex ones",
-        )),
+        Scalar::Bool(_) => DType::Bool,
+        Scalar::Int(_) => DType::I64,
+        Scalar::UInt(_) => DType::U64,
+        Scalar::Float(_) => DType::F64,
+        Scalar::Complex(..) => DType::C128,
     }
 }
 
@@ -114,7 +112,7 @@ impl Types {
     ) -> Result<()> {
         for (param, arg) in pairs {
             if let (Argument::Scalar(s), ParamType::Placeholder(name)) = (arg, &param.ty) {
-                let dtype = scalar_dtype(*s)?;
+                let dtype = scalar_dtype(*s);
                 if self.get(name).is_none() {
                     self.bind(what, param, dtype)?;
                 }
@@ -154,6 +152,12 @@ fn bind_input(
     shape: &[usize],
 ) -> Result<Bound> {
     Ok(match arg {
+        Argument::Scalar(Scalar::Complex(..)) if !dtype.is_complex() => {
+            return Err(type_error(format!(
+                "{what}: `{}` is {dtype} and cannot take a complex value",
+                param.name
+            )))
+        }
         Argument::Scalar(s) => Bound::Scalar(*s, dtype),
         Argument::Array(a) if param.raw => {
             let a = a.astype(dtype)?.contiguous()?;
@@ -205,7 +209,7 @@ impl Compiled {
         name: &str,
         entries: &[String],
         user_lines: usize,
-        generate: impl FnOnce() -> Result<Generated>,
+        generate: impl FnOnce() -> Generated,
     ) -> Result<Rc<Entry>> {
         let g = gpu()?;
         if let Some(entry) = self.0.borrow().get(&key) {
@@ -213,9 +217,9 @@ impl Compiled {
                 return Ok(entry.clone());
             }
         }
-        let generated = generate()?;
+        let generated = generate();
         let names: Vec<&str> = entries.iter().map(String::as_str).collect();
-        let kernels = match g.user_module(name, &generated.source, &names) {
+        let kernels = match g.user_module(name, &generated.text(), &names) {
             Ok(Ok(k)) => k,
             Ok(Err(log)) => return Err(compile_error(what, name, &generated, user_lines, &log)),
             Err(e) if e.message.starts_with("no gpu kernel named") => {
@@ -252,6 +256,10 @@ fn compile_error(
             Some((number.parse::<usize>().ok()?, message.trim()))
         });
         let Some((number, message)) = located.filter(|(_, m)| m.starts_with("error")) else {
+            continue;
+        };
+        let Some(number) = generated.source_line(number) else {
+            text.push_str(&format!("\n  in the user kernels' prelude: {message}"));
             continue;
         };
         let code = source_lines.get(number - 1).map_or("", |l| l.trim());
@@ -540,8 +548,8 @@ impl ReductionKernel {
 
 impl RawKernel {
     /// `k(grid, block, [args…], shared_mem=)`: arrays as pointers to their first element
-    /// (contiguous, on the gpu), ints as long long, floats as double, bools as bool, 0-d cpu
-    /// arrays as their dtype.
+    /// (contiguous, on the gpu), ints as long long, floats as double, bools as bool, complex
+    /// numbers as two doubles, 0-d cpu arrays as their dtype.
     pub fn call(
         &self,
         grid: (u32, u32, u32),
@@ -561,12 +569,7 @@ impl RawKernel {
             &self.name,
             std::slice::from_ref(&self.name),
             self.source.lines().count(),
-            || {
-                Ok(Generated {
-                    source: self.source.clone(),
-                    operation_line: 1,
-                })
-            },
+            || Generated::raw(self.source.clone()),
         )?;
         let kernel = entry.kernels[0];
         let mut values = Vec::with_capacity(args.len());
@@ -588,12 +591,8 @@ impl RawKernel {
                     user_kernel::Value::Pointer(pointer)
                 }
                 // A 0-d cpu array (cpu arrays of more dimensions were refused above).
-                Argument::Array(a) => {
-                    let s = a.item()?;
-                    scalar_dtype(s)?;
-                    user_kernel::Value::scalar(s, a.dtype())
-                }
-                Argument::Scalar(s) => user_kernel::Value::scalar(*s, scalar_dtype(*s)?),
+                Argument::Array(a) => user_kernel::Value::scalar(a.item()?, a.dtype()),
+                Argument::Scalar(s) => user_kernel::Value::scalar(*s, scalar_dtype(*s)),
             });
         }
         let threads = (grid.0 as usize * grid.1 as usize * grid.2 as usize)
@@ -627,5 +626,28 @@ impl UserKernel {
             UserKernel::Reduction(k) => format!("<reduction_kernel {}>", k.name),
             UserKernel::Raw(k) => format!("<raw_kernel {}>", k.name),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::user_kernel::parse_params;
+
+    #[test]
+    fn a_complex_scalar_binds_only_to_a_complex_parameter() {
+        let params = parse_params("float64 x, complex64 z", "k").unwrap();
+        let value = Argument::Scalar(Scalar::Complex(1.0, 2.0));
+        let refused = bind_input("k", &params[0], &value, DType::F64, &[])
+            .err()
+            .unwrap();
+        let expected = format!("`x` is {} and cannot take a complex value", DType::F64);
+        assert!(refused.message.contains(&expected), "{}", refused.message);
+        let bound = bind_input("k", &params[1], &value, DType::C64, &[]).unwrap();
+        assert!(matches!(
+            bound,
+            Bound::Scalar(Scalar::Complex(..), DType::C64)
+        ));
+        assert_eq!(scalar_dtype(Scalar::Complex(0.0, 1.0)), DType::C128);
     }
 }

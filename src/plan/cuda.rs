@@ -22,7 +22,7 @@ use crate::device::{Buffer, Device};
 use crate::error::Result;
 use crate::with_dtype;
 
-const PRELUDE: &str = include_str!("../../kernels/elementwise.cuh");
+pub(super) const PRELUDE: &str = include_str!("../../kernels/elementwise.cuh");
 const REDUCE: &str = include_str!("../../kernels/reduce.cuh");
 
 /// How a kernel reaches an operand's elements.

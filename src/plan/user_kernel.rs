@@ -5,13 +5,14 @@
 
 use std::ffi::c_void;
 use std::fmt::Write as _;
+use std::sync::LazyLock;
 
 use crate::base::layout::{collapse, Layout};
 use crate::base::{DType, Scalar};
 use crate::device::gpu::modules::{Kernel, BLOCK};
 use crate::device::gpu::{gpu, Gpu};
 use crate::device::Buffer;
-use crate::error::{type_error, value_error, Result};
+use crate::error::{value_error, Result};
 use crate::with_dtype;
 
 /// A parameter's declared type: a dtype, or a placeholder (`T`) bound at the call.
@@ -74,9 +75,10 @@ fn is_identifier(word: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-/// The C type of a dtype in user code (complex and float16 have no operators there).
-pub fn c_type(dtype: DType, what: &str) -> Result<&'static str> {
-    Ok(match dtype {
+/// The C type of a dtype in user code: complex numbers and float16 are the classes of
+/// `kernels/user.cuh`, as CuPy's headers name them.
+pub fn c_type(dtype: DType) -> &'static str {
+    match dtype {
         DType::Bool => "bool",
         DType::I8 => "signed char",
         DType::U8 => "unsigned char",
@@ -86,15 +88,23 @@ pub fn c_type(dtype: DType, what: &str) -> Result<&'static str> {
         DType::U32 => "unsigned int",
         DType::I64 => "long long",
         DType::U64 => "unsigned long long",
+        DType::F16 => "float16",
         DType::F32 => "float",
         DType::F64 => "double",
-        DType::F16 | DType::C64 | DType::C128 => {
-            return Err(type_error(format!(
-                "{what}: {dtype} parameters are not supported in user kernels (real and integer dtypes are)"
-            )))
-        }
-    })
+        DType::C64 => "complex<float>",
+        DType::C128 => "complex<double>",
+    }
 }
+
+/// What elementwise and reduction kernels are compiled after: the engine's prelude and the
+/// user-kernel types built on it (raw kernels are whole sources, as CuPy's).
+static PRELUDE: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "{}{}",
+        super::cuda::PRELUDE,
+        include_str!("../../kernels/user.cuh")
+    )
+});
 
 /// One array a generated kernel reads or writes, seen over the kernel's shape.
 pub struct ArrayArg {
@@ -115,10 +125,10 @@ pub enum Bound {
 }
 
 /// The typedefs of the placeholders, the helper the code knows as `_ind`, and the preamble.
-fn prologue(placeholders: &[(String, DType)], preamble: &str, what: &str) -> Result<String> {
+fn prologue(placeholders: &[(String, DType)], preamble: &str) -> String {
     let mut text = String::new();
     for (name, dtype) in placeholders {
-        let _ = writeln!(text, "typedef {} {name};", c_type(*dtype, what)?);
+        let _ = writeln!(text, "typedef {} {name};", c_type(*dtype));
     }
     text.push_str(
         "struct arrsh_indexer { long long n; __device__ long long size() const { return n; } };\n",
@@ -127,17 +137,17 @@ fn prologue(placeholders: &[(String, DType)], preamble: &str, what: &str) -> Res
         text.push_str(preamble);
         text.push('\n');
     }
-    Ok(text)
+    text
 }
 
 /// The declaration of a parameter in the kernel's signature, and how its element is reached.
-fn declare(name: &str, bound: &Bound, output: bool, dims: usize, what: &str) -> Result<String> {
+fn declare(name: &str, bound: &Bound, output: bool, dims: usize) -> String {
     let constant = if output { "" } else { "const " };
-    Ok(match bound {
+    match bound {
         Bound::Element(a) => {
             let mut text = format!(
                 "{constant}{}* __restrict__ arrsh_{name}",
-                c_type(a.buffer.dtype(), what)?
+                c_type(a.buffer.dtype())
             );
             if !is_flat(&a.layout) {
                 for d in 0..dims {
@@ -146,9 +156,9 @@ fn declare(name: &str, bound: &Bound, output: bool, dims: usize, what: &str) -> 
             }
             text
         }
-        Bound::Raw(a) => format!("{constant}{}* {name}", c_type(a.dtype, what)?),
-        Bound::Scalar(_, dtype) => format!("const {} {name}", c_type(*dtype, what)?),
-    })
+        Bound::Raw(a) => format!("{constant}{}* {name}", c_type(a.dtype)),
+        Bound::Scalar(_, dtype) => format!("const {} {name}", c_type(*dtype)),
+    }
 }
 
 fn is_flat(layout: &Layout) -> bool {
@@ -179,11 +189,42 @@ fn coordinates(dims: usize, index: &str) -> String {
     text
 }
 
-/// The source of an elementwise kernel over `dims` (collapsed) with its bound arguments, and the
-/// line where the user's operation starts (for compile errors).
+/// A user kernel's source (what `:explain --source` shows), what it is compiled after, and the
+/// line of the source where the user's code starts (for compile errors).
 pub struct Generated {
+    prelude: &'static str,
     pub source: String,
     pub operation_line: usize,
+}
+
+impl Generated {
+    fn after_prelude(source: String, operation_line: usize) -> Generated {
+        Generated {
+            prelude: &PRELUDE,
+            source,
+            operation_line,
+        }
+    }
+
+    /// A raw kernel: the user's whole source, compiled as it is.
+    pub fn raw(source: String) -> Generated {
+        Generated {
+            prelude: "",
+            source,
+            operation_line: 1,
+        }
+    }
+
+    /// The text NVRTC compiles.
+    pub fn text(&self) -> String {
+        format!("{}{}", self.prelude, self.source)
+    }
+
+    /// The line of the source that line `line` of `text()` is; `None` within the prelude.
+    pub fn source_line(&self, line: usize) -> Option<usize> {
+        line.checked_sub(self.prelude.lines().count())
+            .filter(|&n| n > 0)
+    }
 }
 
 pub struct ElementwiseCall<'a> {
@@ -226,10 +267,6 @@ fn shape_key(
 }
 
 impl ElementwiseCall<'_> {
-    fn what(&self) -> String {
-        format!("elementwise_kernel {}", self.name)
-    }
-
     /// The cache key of the kernel this call needs.
     pub fn key(&self, collapsed: &Collapsed) -> Vec<u32> {
         let bound: Vec<&Bound> = self
@@ -260,8 +297,7 @@ impl ElementwiseCall<'_> {
         }
     }
 
-    pub fn source(&self, collapsed: &Collapsed) -> Result<Generated> {
-        let what = self.what();
+    pub fn source(&self, collapsed: &Collapsed) -> Generated {
         let dims = &collapsed.dims;
         let mut layout_of = collapsed.layouts.iter().cloned();
         let mut signature = vec!["long long n".to_string()];
@@ -283,20 +319,19 @@ impl ElementwiseCall<'_> {
                     &Bound::Element(flat),
                     output,
                     dims.len(),
-                    &what,
-                )?);
+                ));
                 let at = place(&param.name, &layout, dims.len());
-                let ty = c_type(a.dtype, &what)?;
+                let ty = c_type(a.dtype);
                 loads.push(if output {
                     format!("{ty} &{} = {at};", param.name)
                 } else {
                     format!("const {ty} {} = ({ty}){at};", param.name)
                 });
             } else {
-                signature.push(declare(&param.name, bound, output, dims.len(), &what)?);
+                signature.push(declare(&param.name, bound, output, dims.len()));
             }
         }
-        let mut text = prologue(self.placeholders, self.preamble, &what)?;
+        let mut text = prologue(self.placeholders, self.preamble);
         let _ = writeln!(
             text,
             "extern \"C\" __global__ void {}({}) {{",
@@ -319,10 +354,7 @@ impl ElementwiseCall<'_> {
             let _ = writeln!(text, "        {line}");
         }
         text.push_str("        ;\n    }\n}\n");
-        Ok(Generated {
-            source: text,
-            operation_line,
-        })
+        Generated::after_prelude(text, operation_line)
     }
 
     /// Launches the kernel: one counted kernel, a thread per element (as CuPy launches).
@@ -382,10 +414,6 @@ pub struct ReductionCall<'a> {
 const REDUCE_BLOCK: u32 = 256;
 
 impl ReductionCall<'_> {
-    fn what(&self) -> String {
-        format!("reduction_kernel {}", self.name)
-    }
-
     /// Blocks per output row: several when there are few rows (the partial results are then
     /// combined by a second kernel), so that a full reduction fills the gpu.
     pub fn blocks_per_row(&self, g: &Gpu) -> usize {
@@ -410,11 +438,10 @@ impl ReductionCall<'_> {
 
     /// Both kernels' source: `NAME` (partials, or the result when one block per row) and
     /// `NAME_combine`.
-    pub fn source(&self) -> Result<Generated> {
-        let what = self.what();
+    pub fn source(&self) -> Generated {
         let dims = self.shape.len();
-        let acc = c_type(self.reduce_type, &what)?;
-        let out_ty = c_type(self.output.2, &what)?;
+        let acc = c_type(self.reduce_type);
+        let out_ty = c_type(self.output.2);
         let mut signature = vec![
             "long long rows".to_string(),
             "long long length".to_string(),
@@ -425,17 +452,17 @@ impl ReductionCall<'_> {
         for (param, bound) in self.inputs {
             // A reduction reaches every element through its strides.
             signature.push(match bound {
-                Bound::Element(a) => strided_declaration(&param.name, a, dims, &what)?,
-                _ => declare(&param.name, bound, false, dims, &what)?,
+                Bound::Element(a) => strided_declaration(&param.name, a, dims),
+                _ => declare(&param.name, bound, false, dims),
             });
             if let Bound::Element(a) = bound {
-                let ty = c_type(a.dtype, &what)?;
+                let ty = c_type(a.dtype);
                 let at = strided_place(&param.name, dims);
                 loads.push(format!("const {ty} {} = ({ty}){at};", param.name));
             }
         }
         let out = &self.output.0.name;
-        let mut text = prologue(self.placeholders, self.preamble, &what)?;
+        let mut text = prologue(self.placeholders, self.preamble);
         let _ = writeln!(text, "typedef {acc} _type_reduce;");
         let _ = writeln!(text, "#define REDUCE(a, b) ({})", self.reduce);
         let _ = writeln!(
@@ -447,7 +474,12 @@ impl ReductionCall<'_> {
             text,
             "__device__ __forceinline__ _type_reduce arrsh_block(_type_reduce acc) {{"
         );
-        let _ = writeln!(text, "    __shared__ _type_reduce partial[{REDUCE_BLOCK}];");
+        // Bytes, not an array of the type: a class with a constructor (complex, float16) cannot be
+        // a __shared__ array.
+        let _ = writeln!(
+            text,
+            "    __shared__ __align__(16) unsigned char partial_bytes[{REDUCE_BLOCK} * sizeof(_type_reduce)];\n    _type_reduce* partial = (_type_reduce*)partial_bytes;"
+        );
         text.push_str(
             "    partial[threadIdx.x] = acc;\n    __syncthreads();\n    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {\n        if (threadIdx.x < s) { _type_reduce a = partial[threadIdx.x], b = partial[threadIdx.x + s]; partial[threadIdx.x] = REDUCE(a, b); }\n        __syncthreads();\n    }\n    _type_reduce total = partial[0];\n    __syncthreads();\n    return total;\n}\n",
         );
@@ -494,10 +526,7 @@ impl ReductionCall<'_> {
         );
         text.push_str("        acc = arrsh_block(acc);\n");
         text.push_str("        if (threadIdx.x == 0) arrsh_post(acc, arrsh_out[row]);\n    }\n}\n");
-        Ok(Generated {
-            source: text,
-            operation_line,
-        })
+        Generated::after_prelude(text, operation_line)
     }
 
     /// Launches the reduction (and the combining kernel when a row took several blocks).
@@ -576,15 +605,15 @@ fn push_argument(args: &mut Vec<Value>, bound: &Bound, layout: Option<&Layout>, 
 }
 
 /// An input read through its strides, whatever its layout.
-fn strided_declaration(name: &str, a: &ArrayArg, dims: usize, what: &str) -> Result<String> {
+fn strided_declaration(name: &str, a: &ArrayArg, dims: usize) -> String {
     let mut text = format!(
         "const {}* __restrict__ arrsh_{name}",
-        c_type(a.buffer.dtype(), what)?
+        c_type(a.buffer.dtype())
     );
     for d in 0..dims {
         let _ = write!(text, ", long long arrsh_{name}_s{d}");
     }
-    Ok(text)
+    text
 }
 
 /// An element of input `name` at coordinates `k0 …` (its strides are parameters).
@@ -602,16 +631,17 @@ fn strided_place(name: &str, dims: usize) -> String {
 pub enum Value {
     Long(i64),
     Pointer(u64),
-    Bytes([u8; 8]),
+    /// A scalar of up to 16 bytes (a complex<double>), in its parameter's dtype.
+    Bytes([u8; 16]),
 }
 
 impl Value {
     pub fn scalar(value: Scalar, dtype: DType) -> Value {
-        let mut bytes = [0u8; 8];
+        let mut bytes = [0u8; 16];
         with_dtype!(dtype, T => {
             let v: T = value.cast();
-            let size = std::mem::size_of::<T>().min(8);
-            // SAFETY: T is a plain number of `size` bytes (user kernels take no complex values).
+            let size = std::mem::size_of::<T>();
+            // SAFETY: T is a number or a pair of floats (complex), of `size` ≤ 16 bytes, no padding.
             let raw = unsafe { std::slice::from_raw_parts(std::ptr::from_ref(&v).cast::<u8>(), size) };
             bytes[..size].copy_from_slice(raw);
         });
@@ -732,14 +762,14 @@ mod tests {
             outputs: &outputs,
             shape: &shape,
         };
-        let generated = call.source(&call.collapse()).unwrap();
+        let generated = call.source(&call.collapse());
         assert!(
             generated.source.contains("k0 * arrsh_y_s0"),
             "{}",
             generated.source
         );
         assert!(generated.source.contains("arrsh_x[i]"));
-        compiles("mix", &generated.source);
+        compiles("mix", &generated.text());
         let out = Buffer::alloc(Device::Cpu, 4, DType::F64).unwrap();
         let reduce_inputs = vec![
             (params[0].clone(), element(DType::F64, column)),
@@ -759,6 +789,82 @@ mod tests {
             shape: &shape,
             rows: 4,
         };
-        compiles("l2", &reduction.source().unwrap().source);
+        compiles("l2", &reduction.source().text());
+    }
+
+    /// Complex and float16 parameters, host scalars of both, and reductions that accumulate
+    /// them: the classes of `kernels/user.cuh` compile with their operators and functions.
+    #[test]
+    fn complex_and_float16_user_kernels_compile() {
+        // SAFETY: only tries to open the library.
+        if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+            println!("skipped: no NVRTC library");
+            return;
+        }
+        let shape = [8];
+        let flat = Layout::contiguous(&shape);
+        let params = parse_params("T x, complex128 y, float16 h, T s, float16 t", "k").unwrap();
+        let outs = parse_params("T z, float16 w, float64 r", "k").unwrap();
+        for t in [DType::C64, DType::C128] {
+            let inputs = vec![
+                (params[0].clone(), element(t, flat.clone())),
+                (params[1].clone(), element(DType::F64, flat.clone())),
+                (params[2].clone(), element(DType::F16, flat.clone())),
+                (
+                    params[3].clone(),
+                    Bound::Scalar(Scalar::Complex(1.0, 2.0), t),
+                ),
+                (
+                    params[4].clone(),
+                    Bound::Scalar(Scalar::Float(0.5), DType::F16),
+                ),
+            ];
+            let outputs = vec![
+                (outs[0].clone(), element(t, flat.clone())),
+                (outs[1].clone(), element(DType::F16, flat.clone())),
+                (outs[2].clone(), element(DType::F64, flat.clone())),
+            ];
+            let placeholders = vec![("T".to_string(), t)];
+            let call = ElementwiseCall {
+                name: "mixed_types",
+                operation: "z = x * T(y) + s * 2 - conj(x) / (x + 1.0);\n\
+                            z += pow(exp(log(sqrt(z))), 2) + T(polar(y, 0.5)) * sin(x) / abs(x);\n\
+                            w = h * t + h * 2.0 + 1; w -= -h; w = w > 3 ? float(w) : sqrt(w);\n\
+                            r = abs(z) + arg(z) + norm(z) + imag(z) + float(w) + (z == x) + (h != t)",
+                preamble: "",
+                placeholders: &placeholders,
+                inputs: &inputs,
+                outputs: &outputs,
+                shape: &shape,
+            };
+            compiles("mixed_types", &call.source(&call.collapse()).text());
+        }
+        for (acc, map, identity) in [
+            (DType::C128, "x * conj(x) + 1", "0"),
+            (DType::F16, "x > 1 ? x : x * 2", "-65504"),
+        ] {
+            let out = Buffer::alloc(Device::Cpu, 1, acc).unwrap();
+            let placeholders = vec![("T".to_string(), acc)];
+            let inputs = vec![(params[0].clone(), element(acc, flat.clone()))];
+            let reduction = ReductionCall {
+                name: "total",
+                map,
+                reduce: if acc == DType::F16 {
+                    "a > b ? a : b"
+                } else {
+                    "a + b"
+                },
+                post_map: "z = a",
+                identity,
+                preamble: "",
+                reduce_type: acc,
+                placeholders: &placeholders,
+                inputs: &inputs,
+                output: (&outs[0], &out, acc),
+                shape: &shape,
+                rows: 1,
+            };
+            compiles("total", &reduction.source().text());
+        }
     }
 }
