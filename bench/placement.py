@@ -4,8 +4,9 @@ notebook, measured in one run on this machine.
     python3 bench/placement.py [--arrsh PATH] [--only NAME ...] [--results FILE]
 
 Each script (scripts/*.arr) and each notebook (notebooks/*.ipynb, its code cells in order, as the
-kernel runs them) runs once per device choice (the median of three where one takes under 3 s, of seven under 0.5 s);
-the time is the whole process's wall time. Under
+kernel runs them) runs once per device choice (the median of 3 where one takes under 3 s, of 7 under 0.5 s, of 21
+under 0.1 s, the devices taking turns, so that all meet the same busy and quiet spells of the machine); the time is
+the whole process's wall time. Under
 auto the script's last stderr line says how many decisions it made and what moved. The table gives
 auto's time over the faster of cpu and gpu (target ≤ 1.1), and the documents' random-string loop
 under auto over the fixed version's best time (target ≤ 1.2). Writes bench/RESULTS-placement.md
@@ -67,6 +68,10 @@ def run(arrsh, device, text, keep=None, name=""):
     return seconds, summary.groups() if summary else None
 
 
+def seconds(t):
+    return f"{t * 1e3:.1f} ms" if t < 1 else f"{t:.2f} s"
+
+
 def machine():
     cpu = platform.processor() or platform.machine()
     try:
@@ -93,13 +98,18 @@ def main():
     times = {}
     for name, text in programs(args.only):
         measured = {d: run(args.arrsh, d, text, args.keep, name) for d in DEVICES}
-        # Short programs are noisy: the median of three runs each (of seven under half a second).
+        # Short programs are noisy: the median of several runs each, the devices taking turns.
         shortest = min(t for t, _ in measured.values())
         if shortest < SHORT:
-            more = 6 if shortest < 0.5 else 2
-            for d in DEVICES:
-                runs = [measured[d][0]] + [run(args.arrsh, d, text, None, name)[0] for _ in range(more)]
-                measured[d] = (statistics.median(runs), measured[d][1])
+            more = 20 if shortest < 0.1 else 6 if shortest < 0.5 else 2
+            runs = {d: [measured[d][0]] for d in DEVICES}
+            summaries = {d: measured[d][1] for d in DEVICES}
+            for _ in range(more):
+                for d in DEVICES:
+                    seconds_taken, summaries[d] = run(args.arrsh, d, text, None, name)
+                    runs[d].append(seconds_taken)
+            # The decisions of the last run: the first may have measured the model.
+            measured = {d: (statistics.median(runs[d]), summaries[d]) for d in DEVICES}
         times[name] = {d: t for d, (t, _) in measured.items()}
         best = min(times[name]["cpu"], times[name]["gpu"])
         ratio = times[name]["auto"] / best
@@ -110,15 +120,16 @@ def main():
             else "none"
         )
         rows.append(
-            f"| {name} | {times[name]['cpu']:.2f} s | {times[name]['gpu']:.2f} s "
-            f"| {times[name]['auto']:.2f} s | {ratio:.2f} | {decisions} |"
+            f"| {name} | {seconds(times[name]['cpu'])} | {seconds(times[name]['gpu'])} "
+            f"| {seconds(times[name]['auto'])} | {ratio:.2f} | {decisions} |"
         )
         print(rows[-1], flush=True)
     lines = [
         "# `--device auto` against the fixed devices",
         "",
         f"{machine()} · {datetime.date.today()} · `python3 bench/placement.py` "
-        "(whole-process wall time, start-up included; the median of 3 runs where one is under 3 s, of 7 under 0.5 s)",
+        "(whole-process wall time, start-up included; the median of 3 runs where one is under 3 s, of 7 under 0.5 s, "
+        "of 21 under 0.1 s, the devices taking turns)",
         "",
         "| program | cpu | gpu | auto | auto / faster | decisions under auto |",
         "|---|---|---|---|---|---|",

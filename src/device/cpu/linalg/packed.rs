@@ -8,7 +8,7 @@
 //! stays in L1 while the A panels stream past it from L2; the other order
 //! (A panels outside) streams B panels from L3 and ran at half the speed on
 //! AVX-512 cpus. A product on several threads whose `b` is at most `NC` columns
-//! and not too large packs all of it first, and each row block then goes through
+//! and small enough to stay in a cache packs all of it first, and each row block then goes through
 //! every slab: two parallel loops instead of two a slab.
 //!
 //! A tile's multiply-adds need its part of `c` only at the end, so each tile
@@ -25,10 +25,11 @@ use std::mem::MaybeUninit;
 /// Panels start on a cache line.
 const CACHE_LINE: usize = 64;
 
-/// Products whose `b` fits this many packed values (32 MiB of f64, for 2000²) pack it whole
-/// when they run on several threads. (With 16 threads, 1000² products took 0.7–0.8× the time
-/// of packing a slab at a time.)
-const WHOLE_B_MOST_VALUES: usize = 1 << 22;
+/// Products whose `b` fits this many packed values (8 MiB of f64, 1000²) pack it whole when
+/// they run on several threads. (With 16 threads, 1000² products took 0.7–0.8× the time of
+/// packing a slab at a time.) Every row block reads all of it, so it must stay in a cache:
+/// at 2000² (32 MiB) it was slower on a 2-core cpu with 32 MiB of L3.
+const WHOLE_B_MOST_VALUES: usize = 1 << 20;
 
 /// Columns of `b` per packed block (192 × 2048 f64 = 3 MiB, in L3).
 const NC: usize = 2048;
