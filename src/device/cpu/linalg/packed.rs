@@ -8,8 +8,8 @@
 //! stays in L1 while the A panels stream past it from L2; the other order
 //! (A panels outside) streams B panels from L3 and ran at half the speed on
 //! AVX-512 cpus. A product on several threads whose `b` is at most `NC` columns
-//! and small enough to stay in a cache packs all of it first, and each row block then goes through
-//! every slab: two parallel loops instead of two a slab.
+//! and small enough to stay in a cache packs all of it first, and each row
+//! block then goes through every slab: two parallel loops instead of two a slab.
 //!
 //! A tile's multiply-adds need its part of `c` only at the end, so each tile
 //! asks, during its first steps, for the rows of `c` that the next tile will
@@ -114,13 +114,7 @@ fn matmul_in_pool<T: Float, const MR: usize, const NR: usize>(
                     ldc: n,
                     first: depth0 == 0,
                 };
-                let mut blocks = Vec::with_capacity(row_blocks.len());
-                let mut rest = &mut *c;
-                for rows in &row_blocks {
-                    let (block, after) = rest.split_at_mut(rows.len() * n);
-                    blocks.push((rows.start, block));
-                    rest = after;
-                }
+                let blocks = split_rows(c, &row_blocks, n);
                 // A block is at most 96 rows × 2048 columns × 192 steps (75 MFLOP): an
                 // interrupt is seen within milliseconds.
                 let multiply = |(row0, c_rows)| {
@@ -167,31 +161,43 @@ fn whole_b<T: Float, const MR: usize, const NR: usize>(
             pack_b_panel(b.slice(s![depth0..depth0 + depth, ..]), index, panel);
         });
         let all: &[[T; NR]] = all;
-        let mut blocks = Vec::with_capacity(row_blocks.len());
-        let mut rest = &mut *c;
-        for rows in row_blocks {
-            let (block, after) = rest.split_at_mut(rows.len() * n);
-            blocks.push((rows.start, block));
-            rest = after;
-        }
-        blocks.into_par_iter().for_each(|(row0, c_rows)| {
-            for depth0 in (0..k).step_by(depth_block) {
-                if stop.requested() {
-                    return;
+        split_rows(c, row_blocks, n)
+            .into_par_iter()
+            .for_each(|(row0, c_rows)| {
+                for depth0 in (0..k).step_by(depth_block) {
+                    if stop.requested() {
+                        return;
+                    }
+                    let depth = depth_block.min(k - depth0);
+                    let slab = Slab {
+                        a: a.slice(s![.., depth0..depth0 + depth]),
+                        b_panels: &all
+                            [depth0 * panels_per_slab..(depth0 + depth) * panels_per_slab],
+                        col0: 0,
+                        cols: n,
+                        ldc: n,
+                        first: depth0 == 0,
+                    };
+                    slab.multiply::<MR>(row0, c_rows);
                 }
-                let depth = depth_block.min(k - depth0);
-                let slab = Slab {
-                    a: a.slice(s![.., depth0..depth0 + depth]),
-                    b_panels: &all[depth0 * panels_per_slab..(depth0 + depth) * panels_per_slab],
-                    col0: 0,
-                    cols: n,
-                    ldc: n,
-                    first: depth0 == 0,
-                };
-                slab.multiply::<MR>(row0, c_rows);
-            }
-        });
+            });
     });
+}
+
+/// The row blocks of the row-major `c` (`n` columns), each with its first row.
+fn split_rows<'c, T>(
+    c: &'c mut [MaybeUninit<T>],
+    row_blocks: &[std::ops::Range<usize>],
+    n: usize,
+) -> Vec<(usize, &'c mut [MaybeUninit<T>])> {
+    let mut blocks = Vec::with_capacity(row_blocks.len());
+    let mut rest = c;
+    for rows in row_blocks {
+        let (block, after) = rest.split_at_mut(rows.len() * n);
+        blocks.push((rows.start, block));
+        rest = after;
+    }
+    blocks
 }
 
 /// The rows of `a` (and `c`) in blocks of at most 12 panels of `MR` rows (96 × 192 f64 =
