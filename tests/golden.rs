@@ -239,12 +239,7 @@ fn run_auto(flags: &[&str], code: &str) -> String {
 /// `--profile` under `device=auto` lists each line's decisions, made as often as they were.
 #[test]
 fn the_profile_lists_the_decisions_of_auto() {
-    if !gpu_present() {
-        assert!(
-            std::env::var_os("ARRSH_REQUIRE_GPU").is_none(),
-            "needs a gpu"
-        );
-        println!("skipped: no gpu");
+    if !common::gpu_or_skip("the_profile_lists_the_decisions_of_auto") {
         return;
     }
     let shown = run_auto(

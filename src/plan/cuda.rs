@@ -1197,9 +1197,7 @@ mod tests {
     /// each kind of operand access, generated and compiled with NVRTC (no gpu needed).
     #[test]
     fn generated_kernels_compile() {
-        // SAFETY: only tries to open the library.
-        if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
-            println!("skipped: no NVRTC library");
+        if !crate::device::gpu::modules::nvrtc_or_skip() {
             return;
         }
         let shape = [8];
@@ -1368,9 +1366,7 @@ mod tests {
 
     #[test]
     fn hand_written_modules_compile() {
-        // SAFETY: only tries to open the library.
-        if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
-            println!("skipped: no NVRTC library");
+        if !crate::device::gpu::modules::nvrtc_or_skip() {
             return;
         }
         for (name, source) in crate::device::gpu::modules::hand_written() {

@@ -337,6 +337,18 @@ pub fn write_atomically(file: &std::path::Path, bytes: &[u8]) {
     }
 }
 
+/// For tests that compile with NVRTC (no gpu needed): whether its library is here; when not,
+/// says so and the test skips.
+#[cfg(test)]
+pub fn nvrtc_or_skip() -> bool {
+    // SAFETY: only tries to open the library.
+    let present = unsafe { cudarc::nvrtc::sys::is_culib_present() };
+    if !present {
+        println!("skipped: no NVRTC library");
+    }
+    present
+}
+
 /// Compiles CUDA C to a cubin for `arch`; `label` names the source in errors.
 pub fn compile(label: &str, text: &str, arch: &str) -> Result<Vec<u8>> {
     nvrtc_compile(label, text, arch)?

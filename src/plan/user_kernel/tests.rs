@@ -33,9 +33,7 @@ fn parameter_lists_parse_as_cupy_writes_them() {
 /// reduction: generated and compiled with NVRTC (no gpu needed).
 #[test]
 fn generated_user_kernels_compile() {
-    // SAFETY: only tries to open the library.
-    if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
-        println!("skipped: no NVRTC library");
+    if !crate::device::gpu::modules::nvrtc_or_skip() {
         return;
     }
     let shape = [4, 8];
@@ -107,9 +105,7 @@ fn generated_user_kernels_compile() {
 /// them: the classes of `kernels/user.cuh` compile with their operators and functions.
 #[test]
 fn complex_and_float16_user_kernels_compile() {
-    // SAFETY: only tries to open the library.
-    if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
-        println!("skipped: no NVRTC library");
+    if !crate::device::gpu::modules::nvrtc_or_skip() {
         return;
     }
     let shape = [8];

@@ -152,13 +152,12 @@ fn whole_b<T: Float, const MR: usize, const NR: usize>(
             let depth = depth_block.min(k - depth0);
             for index in 0..panels_per_slab {
                 let (panel, after) = rest.split_at_mut(depth);
-                jobs.push((depth0, index, panel));
+                jobs.push((depth0..depth0 + depth, index, panel));
                 rest = after;
             }
         }
-        jobs.into_par_iter().for_each(|(depth0, index, panel)| {
-            let depth = depth_block.min(k - depth0);
-            pack_b_panel(b.slice(s![depth0..depth0 + depth, ..]), index, panel);
+        jobs.into_par_iter().for_each(|(depths, index, panel)| {
+            pack_b_panel(b.slice(s![depths, ..]), index, panel);
         });
         let all: &[[T; NR]] = all;
         split_rows(c, row_blocks, n)
