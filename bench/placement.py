@@ -5,7 +5,8 @@ notebook, measured in one run on this machine.
 
 Each script (scripts/*.arr) and each notebook (notebooks/*.ipynb, its code cells in order, as the
 kernel runs them) runs once per device choice (the median of 3 where one takes under 3 s, of 7 under 0.5 s, of 21
-under 0.1 s, the devices taking turns, so that all meet the same busy and quiet spells of the machine); the time is
+under 0.1 s, the devices taking turns in a rotating order, so that all meet the same busy and quiet spells of the
+machine and none always runs just after a gpu process); the time is
 the whole process's wall time. Under
 auto the script's last stderr line says how many decisions it made and what moved. The table gives
 auto's time over the faster of cpu and gpu (target ≤ 1.1), and the documents' random-string loop
@@ -104,8 +105,9 @@ def main():
             more = 20 if shortest < 0.1 else 6 if shortest < 0.5 else 2
             runs = {d: [measured[d][0]] for d in DEVICES}
             summaries = {d: measured[d][1] for d in DEVICES}
-            for _ in range(more):
-                for d in DEVICES:
+            # The order rotates, so that no device always runs just after a gpu process.
+            for turn in range(more):
+                for d in DEVICES[turn % 3 :] + DEVICES[: turn % 3]:
                     seconds_taken, summaries[d] = run(args.arrsh, d, text, None, name)
                     runs[d].append(seconds_taken)
             # The decisions of the last run: the first may have measured the model.
@@ -129,7 +131,7 @@ def main():
         "",
         f"{machine()} · {datetime.date.today()} · `python3 bench/placement.py` "
         "(whole-process wall time, start-up included; the median of 3 runs where one is under 3 s, of 7 under 0.5 s, "
-        "of 21 under 0.1 s, the devices taking turns)",
+        "of 21 under 0.1 s, the devices taking turns in a rotating order)",
         "",
         "| program | cpu | gpu | auto | auto / faster | decisions under auto |",
         "|---|---|---|---|---|---|",

@@ -5,7 +5,8 @@
 // one kernel per pass in the "onesweep" style (Adinets & Merrill, 2022): a histogram kernel first
 // counts every pass's digits in one read of the input and turns the counts into each digit's
 // global start; then each pass kernel takes tiles in launch order (a ticket), ranks its tile's
-// keys stably by digit (warp-striped loads, `__match_any_sync` per warp), publishes its digit
+// keys stably by digit (warp-striped loads; a warp finds the lanes that share a digit through bit masks
+// in shared memory), publishes its digit
 // counts and finds the counts of all earlier tiles by decoupled look-back, and scatters through
 // shared memory so that the stores of a digit's run are contiguous. Argsort moves (key, i64
 // position) pairs. Rows of an n-d array are sorted together: after the key passes, stable passes
@@ -226,21 +227,23 @@ template <class R, bool PAIRS, int ITEMS, int BLOCK> __device__ __forceinline__ 
     constexpr int MOVED = (PAIRS && sizeof(R) < 8) ? 8 : (int)sizeof(R);
     constexpr int EXCHANGE = TILE * MOVED;
     constexpr int COUNTERS = DIGITS * PADDED_WARPS * 4;
-    constexpr int BYTES = EXCHANGE > COUNTERS ? EXCHANGE : COUNTERS;
+    constexpr int MASKS = WARPS * DIGITS * 4;
+    constexpr int BYTES = EXCHANGE > COUNTERS + MASKS ? EXCHANGE : COUNTERS + MASKS;
     static_assert(TILE <= 0xffff, "tile ranks are 16 bits");
-    // The per-(digit, warp) counters of the ranking, then the tile in digit order (keys, then
-    // values): one buffer.
+    // The per-(digit, warp) counters and each warp's lane masks of the ranking, then the tile in
+    // digit order (keys, then values): one buffer.
     __shared__ __align__(16) u8 s_raw[BYTES];
-    __shared__ u8 s_digit[TILE];
     __shared__ i64 s_base[DIGITS];
     __shared__ u32 s_sums[WARPS];
     __shared__ i64 s_tile;
 
     volatile u32 *counts = (volatile u32 *)s_raw;
     const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
+    u32 *masks = (u32 *)(s_raw + COUNTERS) + warp * DIGITS;
 
     if (t == 0) s_tile = (i64)atomicAdd(a.ticket, 1ull);
     for (int c = t; c < DIGITS * PADDED_WARPS; c += BLOCK) counts[c] = 0;
+    for (int c = lane; c < DIGITS; c += 32) masks[c] = 0;
     __syncthreads();
     const i64 tile = s_tile, start = tile * TILE;
     if (start >= a.n) return;
@@ -264,19 +267,26 @@ template <class R, bool PAIRS, int ITEMS, int BLOCK> __device__ __forceinline__ 
     }
 
     // Stable ranks within the warp: peers with one digit are numbered by lane, items in order.
-    // Positions past the end take the last digit, so they rank after every real item.
-    // rank = digit << 16 | position.
+    // Each lane sets its bit in its digit's mask, so the mask names the peers (1.45× faster over
+    // a whole i32 sort on the H200 than `__match_any_sync`); the lowest peer counts them and
+    // clears the mask. Positions past the end take the last digit, so they rank after every real
+    // item. rank = digit << 16 | position.
     const u32 lower = (1u << lane) - 1;
     u32 rank[ITEMS];
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) {
         const u32 d = first + i * 32 < valid ? pass_digit(key[i], a) : DIGITS - 1;
-        const u32 peers = __match_any_sync(FULL_MASK, d);
+        atomicOr(&masks[d], 1u << lane);
+        __syncwarp();
+        const u32 peers = ((volatile u32 *)masks)[d];
         volatile u32 *c = counts + d * PADDED_WARPS + warp;
         const u32 old = *c;
         __syncwarp();
         const u32 before = __popc(peers & lower);
-        if (before == 0) *c = old + __popc(peers);
+        if (before == 0) {
+            *c = old + __popc(peers);
+            masks[d] = 0;
+        }
         __syncwarp();
         rank[i] = d << 16 | (old + before);
     }
@@ -310,11 +320,7 @@ template <class R, bool PAIRS, int ITEMS, int BLOCK> __device__ __forceinline__ 
     R *keys_x = (R *)s_raw;
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) {
-        if (first + i * 32 < valid) {
-            const u32 r = rank[i] & 0xffff;
-            keys_x[r] = key[i];
-            s_digit[r] = (u8)(rank[i] >> 16);
-        }
+        if (first + i * 32 < valid) keys_x[rank[i] & 0xffff] = key[i];
     }
 
     // Look-back: the counts of digit d in all earlier tiles, LOOKBACK tiles at a time.
@@ -342,13 +348,20 @@ template <class R, bool PAIRS, int ITEMS, int BLOCK> __device__ __forceinline__ 
     }
     __syncthreads();
 
-    // Tile position p (digit d) goes to s_base[d] + p: a digit's run is stored contiguously.
+    // Tile position p (digit d) goes to s_base[d] + p: a digit's run is stored contiguously. The
+    // digit is computed again from the key (cheaper than keeping it in shared memory).
+    u8 digit[ITEMS];
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+        const int p = j * BLOCK + t;
+        digit[j] = p < valid ? (u8)pass_digit(keys_x[p], a) : 0;
+    }
     if (a.r_out_mode != OUT_NONE) {
         R *r_out = (R *)a.r_out;
 #pragma unroll
         for (int j = 0; j < ITEMS; ++j) {
             const int p = j * BLOCK + t;
-            if (p < valid) r_out[s_base[s_digit[p]] + p] = stored(keys_x[p], a);
+            if (p < valid) r_out[s_base[digit[j]] + p] = stored(keys_x[p], a);
         }
     }
     if (PAIRS) {
@@ -370,7 +383,7 @@ template <class R, bool PAIRS, int ITEMS, int BLOCK> __device__ __forceinline__ 
             const int p = j * BLOCK + t;
             if (p < valid) {
                 const i64 v = values_x[p];
-                a.v_out[s_base[s_digit[p]] + p] = a.v_out_mode == OUT_COLUMN ? column_of(v, a) : v;
+                a.v_out[s_base[digit[j]] + p] = a.v_out_mode == OUT_COLUMN ? column_of(v, a) : v;
             }
         }
     }

@@ -1284,7 +1284,7 @@ const GPU_CASES: &[Case] = &[
     case(Shape, "k = elementwise_kernel(\"T x\", \"T z\", \"z = x\")\nk(ones(2, device=gpu), ones(3, device=gpu))", 2, 1, &["output `z` has shape (3,)", "(2,)"]),
     case(Type, "k = elementwise_kernel(\"T x\", \"T z\", \"z = x\")\nk(ones(2, device=gpu), ones(2, dtype=f32, device=gpu))", 2, 1, &["type T is f64", "`z` is f32"]),
     case(Value, "k = elementwise_kernel(\"\", \"int64 z\", \"z = i\")\nk()", 2, 1, &["give size="]),
-    case(Type, "k = reduction_kernel(\"T x\", \"T y\", \"x\", \"a + b\", \"y = a\", \"0\")\nk(ones(2, dtype=c128, device=gpu))", 2, 1, &["c128 parameters are not supported"]),
+    case(Type, "k = reduction_kernel(\"T x, float64 s\", \"T y\", \"x * s\", \"a + b\", \"y = a\", \"0\")\nk(ones(2, device=gpu), 1 + 2j)", 2, 1, &["`s` is", "cannot take a complex value"]),
     case(Value, "k = raw_kernel(\"extern \\\"C\\\" __global__ void other() {}\", \"absent\")\nk(1, 1, [])", 2, 1, &["no kernel named `absent`"]),
     case(Value, "k = raw_kernel(\"extern \\\"C\\\" __global__ void f(double* x) {}\", \"f\")\nk(1, 1, [ones([2, 2], device=gpu)[:, 1]])", 2, 1, &["argument 0 is not contiguous"]),
     case(Value, "k = raw_kernel(\"extern \\\"C\\\" __global__ void f() {}\", \"f\")\nk(0, 1, [])", 2, 1, &["grid sizes are positive"]),

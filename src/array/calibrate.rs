@@ -1,6 +1,6 @@
 //! Measures this machine for `device=auto`: each class of work at a small and a large size on
 //! each device, and copies both ways, timed with the device synchronized. The model is kept in
-//! the kernel cache (`placement.txt`), keyed by the machine and the cpu's thread count.
+//! the kernel cache (`placement.txt`), one model a key: the machine and the cpu's thread count.
 
 use std::time::Instant;
 
@@ -34,7 +34,29 @@ fn cache_file() -> Option<std::path::PathBuf> {
 /// The model measured before on this machine, if the cache has it.
 pub fn cached() -> Option<Model> {
     let text = std::fs::read_to_string(cache_file()?).ok()?;
-    Model::from_text(&text).filter(|m| m.machine == machine())
+    let here = machine();
+    models(&text).into_iter().find(|m| m.machine == here)
+}
+
+/// The cache keeps one model a key (a session with `--threads 4` has its own), the newest last.
+const KEPT_MODELS: usize = 8;
+
+/// The models in the cache's text: each starts with its `machine` line.
+fn models(text: &str) -> Vec<Model> {
+    let mut sections: Vec<String> = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("machine ") || sections.is_empty() {
+            sections.push(String::new());
+        }
+        if let Some(section) = sections.last_mut() {
+            section.push_str(line);
+            section.push('\n');
+        }
+    }
+    sections
+        .iter()
+        .filter_map(|s| Model::from_text(s))
+        .collect()
 }
 
 /// Measures the model (about a second; the first gpu use also compiles its kernels) and keeps it.
@@ -72,11 +94,20 @@ pub fn measure() -> Result<Model> {
     Ok(model)
 }
 
-/// Keeps `model` as this machine's (for later sessions too).
+/// Keeps `model` as this machine's (for later sessions too), beside the other keys' models.
 pub fn keep(model: &Model) {
-    if let Some(file) = cache_file() {
-        device::gpu::modules::write_atomically(&file, model.to_text().as_bytes());
-    }
+    let Some(file) = cache_file() else { return };
+    let text = std::fs::read_to_string(&file).unwrap_or_default();
+    let mut kept = models(&text);
+    kept.retain(|m| m.machine != model.machine);
+    let drop = (kept.len() + 1).saturating_sub(KEPT_MODELS);
+    let text: String = kept
+        .iter()
+        .skip(drop)
+        .chain([model])
+        .map(Model::to_text)
+        .collect();
+    device::gpu::modules::write_atomically(&file, text.as_bytes());
 }
 
 /// What starting the gpu costs a later arrsh process: the first process on a machine pays
@@ -238,4 +269,27 @@ fn fastest(mut f: impl FnMut() -> Result<()>) -> Result<f64> {
         best = best.min(start.elapsed().as_secs_f64());
     }
     Ok(best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cache holds a model a key: each section parses on its own, a malformed one is passed over.
+    #[test]
+    fn the_cache_keeps_a_model_a_key() {
+        let fixed = include_str!("../../tests/scripts/placement.model");
+        let mut other = Model::from_text(fixed).unwrap();
+        other.machine = "another machine · 4 threads · no gpu".to_string();
+        other.gpu = None;
+        let text = format!("{fixed}machine broken\ncpu nonsense\n{}", other.to_text());
+        let found: Vec<String> = models(&text).into_iter().map(|m| m.machine).collect();
+        assert_eq!(
+            found,
+            [
+                "a fixed model for the tests: 16 threads, one gpu",
+                "another machine · 4 threads · no gpu"
+            ]
+        );
+    }
 }

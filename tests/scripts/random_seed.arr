@@ -1,4 +1,4 @@
-# seed(n) makes rand, randn and randint reproducible; values are checked, not printed.
+# seed(s) makes rand, randn and randint reproducible; values are checked, not printed.
 seed(42)
 a = rand(100)
 b = randn([3, 4])

@@ -146,6 +146,9 @@ fn view_parts(layout: &Layout) -> (usize, ndarray::StrideShape<IxDyn>) {
 
 /// The processor's name as the system reports it (its architecture when it does not).
 pub fn model_name() -> String {
+    if let Some(name) = brand_string() {
+        return name;
+    }
     std::fs::read_to_string("/proc/cpuinfo")
         .ok()
         .and_then(|info| {
@@ -155,6 +158,33 @@ pub fn model_name() -> String {
                 .map(|m| m.trim().to_string())
         })
         .unwrap_or_else(|| std::env::consts::ARCH.to_string())
+}
+
+/// The processor's brand string from CPUID, the name `/proc/cpuinfo` shows, read without it:
+/// the kernel builds that file by asking every core its clock, about 0.3 ms on 16 cores.
+#[cfg(target_arch = "x86_64")]
+fn brand_string() -> Option<String> {
+    use std::arch::x86_64::__cpuid;
+    const BRAND_LEAVES: [u32; 3] = [0x8000_0002, 0x8000_0003, 0x8000_0004];
+    if __cpuid(0x8000_0000).eax < BRAND_LEAVES[2] {
+        return None;
+    }
+    let bytes: Vec<u8> = BRAND_LEAVES
+        .iter()
+        .flat_map(|&leaf| {
+            let r = __cpuid(leaf);
+            [r.eax, r.ebx, r.ecx, r.edx]
+        })
+        .flat_map(u32::to_le_bytes)
+        .take_while(|&b| b != 0)
+        .collect();
+    let name = String::from_utf8_lossy(&bytes).trim().to_string();
+    (!name.is_empty()).then_some(name)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn brand_string() -> Option<String> {
+    None
 }
 
 pub fn view<'a, T>(data: &'a [T], layout: &Layout) -> ArrayViewD<'a, T> {

@@ -35,9 +35,20 @@ pub fn count() -> usize {
     current().map_or_else(global_count, |pool| pool.current_num_threads())
 }
 
-/// The threads of rayon's global pool (one a core, unless `RAYON_NUM_THREADS` says otherwise).
+/// The threads of rayon's global pool (one a core, unless `RAYON_NUM_THREADS` says otherwise),
+/// by rayon's own rule, without starting the pool: starting 16 threads costs a millisecond, which
+/// `device=auto`'s first decision (its model is keyed by this count) would add to a short script.
 fn global_count() -> usize {
-    rayon::current_num_threads()
+    let variable = |name: &str| -> Option<usize> { std::env::var(name).ok()?.parse().ok() };
+    let cores = || std::thread::available_parallelism().map_or(1, |n| n.get());
+    match variable("RAYON_NUM_THREADS") {
+        Some(n @ 1..) => n,
+        Some(0) => cores(),
+        _ => variable("RAYON_RS_NUM_CPUS")
+            .filter(|&n| n > 0)
+            .unwrap_or_else(cores),
+    }
+    .min(rayon::max_num_threads())
 }
 
 /// Runs `op` in the workers' pool, so that its parallel loops use the set count.
@@ -50,4 +61,12 @@ pub fn install<R: Send>(op: impl FnOnce() -> R + Send) -> R {
 
 fn current() -> Option<Arc<ThreadPool>> {
     POOL.lock().unwrap_or_else(PoisonError::into_inner).clone()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_global_count_is_rayons() {
+        assert_eq!(super::global_count(), rayon::current_num_threads());
+    }
 }

@@ -199,7 +199,7 @@ pub fn builtins() -> Vec<Builtin> {
         ),
         builtin!(
             "seed",
-            ["n"],
+            ["seed"],
             "Seeds the session's random generators (cpu and gpu): the same seed gives the same numbers on the same device.",
             "seed(42)",
             |i, a| {
