@@ -8,7 +8,7 @@
 //! The setting is the process's, as OpenBLAS's thread count is NumPy's.
 
 use rayon::{ThreadPool, ThreadPoolBuilder};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 /// The pool set by `set`, or `None` for rayon's global one.
 static POOL: Mutex<Option<Arc<ThreadPool>>> = Mutex::new(None);
@@ -38,17 +38,21 @@ pub fn count() -> usize {
 /// The threads of rayon's global pool (one a core, unless `RAYON_NUM_THREADS` says otherwise),
 /// by rayon's own rule, without starting the pool: starting 16 threads costs a millisecond, which
 /// `device=auto`'s first decision (its model is keyed by this count) would add to a short script.
+/// Found once: the cores available read cgroup files, too slow for every matrix product.
 fn global_count() -> usize {
-    let variable = |name: &str| -> Option<usize> { std::env::var(name).ok()?.parse().ok() };
-    let cores = || std::thread::available_parallelism().map_or(1, |n| n.get());
-    match variable("RAYON_NUM_THREADS") {
-        Some(n @ 1..) => n,
-        Some(0) => cores(),
-        _ => variable("RAYON_RS_NUM_CPUS")
-            .filter(|&n| n > 0)
-            .unwrap_or_else(cores),
-    }
-    .min(rayon::max_num_threads())
+    static COUNT: OnceLock<usize> = OnceLock::new();
+    *COUNT.get_or_init(|| {
+        let variable = |name: &str| -> Option<usize> { std::env::var(name).ok()?.parse().ok() };
+        let cores = || std::thread::available_parallelism().map_or(1, |n| n.get());
+        match variable("RAYON_NUM_THREADS") {
+            Some(n @ 1..) => n,
+            Some(0) => cores(),
+            _ => variable("RAYON_RS_NUM_CPUS")
+                .filter(|&n| n > 0)
+                .unwrap_or_else(cores),
+        }
+        .min(rayon::max_num_threads())
+    })
 }
 
 /// Runs `op` in the workers' pool, so that its parallel loops use the set count.
