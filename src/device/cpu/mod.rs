@@ -187,6 +187,34 @@ fn brand_string() -> Option<String> {
     None
 }
 
+/// The size in bytes of the cpu's last-level cache as Linux reports it (the largest cache of
+/// cpu 0), or `None` where it does not. Read once.
+pub fn last_level_cache_bytes() -> Option<usize> {
+    static BYTES: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    *BYTES.get_or_init(|| {
+        let caches = std::fs::read_dir("/sys/devices/system/cpu/cpu0/cache").ok()?;
+        caches
+            .flatten()
+            .filter_map(|entry| {
+                let size = std::fs::read_to_string(entry.path().join("size")).ok()?;
+                cache_size_bytes(size.trim())
+            })
+            .max()
+    })
+}
+
+/// `"32768K"`, `"300M"` or a plain count of bytes.
+fn cache_size_bytes(text: &str) -> Option<usize> {
+    let (digits, unit) = match text.strip_suffix('K') {
+        Some(digits) => (digits, 1 << 10),
+        None => match text.strip_suffix('M') {
+            Some(digits) => (digits, 1 << 20),
+            None => (text, 1),
+        },
+    };
+    digits.parse::<usize>().ok()?.checked_mul(unit)
+}
+
 pub fn view<'a, T>(data: &'a [T], layout: &Layout) -> ArrayViewD<'a, T> {
     let (low, shape) = view_parts(layout);
     ArrayViewD::from_shape(shape, &data[low.min(data.len())..])
@@ -210,5 +238,18 @@ pub fn into_c_order_vec<T: Copy>(array: ArrayD<T>) -> Vec<T> {
         }
     } else {
         array.iter().copied().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cache_size_bytes;
+
+    #[test]
+    fn cache_sizes_read_as_linux_writes_them() {
+        assert_eq!(cache_size_bytes("32768K"), Some(32 << 20));
+        assert_eq!(cache_size_bytes("300M"), Some(300 << 20));
+        assert_eq!(cache_size_bytes("1024"), Some(1024));
+        assert_eq!(cache_size_bytes("large"), None);
     }
 }

@@ -7,9 +7,9 @@
 //! which updates one `MR × NR` tile of `c`. A B panel (depth × `NR`, 32–36 KiB)
 //! stays in L1 while the A panels stream past it from L2; the other order
 //! (A panels outside) streams B panels from L3 and ran at half the speed on
-//! AVX-512 cpus. A product on several threads whose `b` is at most `NC` columns
-//! and small enough to stay in a cache packs all of it first, and each row
-//! block then goes through every slab: two parallel loops instead of two a slab.
+//! AVX-512 cpus. A product on several threads whose packed `b` takes at most a
+//! quarter of the last-level cache packs all of it first, and each row block
+//! then goes through every slab: two parallel loops instead of two a slab.
 //!
 //! A tile's multiply-adds need its part of `c` only at the end, so each tile
 //! asks, during its first steps, for the rows of `c` that the next tile will
@@ -24,12 +24,6 @@ use std::mem::MaybeUninit;
 
 /// Panels start on a cache line.
 const CACHE_LINE: usize = 64;
-
-/// Products whose `b` fits this many packed values (8 MiB of f64, 1000²) pack it whole when
-/// they run on several threads. (With 16 threads, 1000² products took 0.7–0.8× the time of
-/// packing a slab at a time.) Every row block reads all of it, so it must stay in a cache:
-/// at 2000² (32 MiB) it was slower on a 2-core cpu with 32 MiB of L3.
-const WHOLE_B_MOST_VALUES: usize = 1 << 20;
 
 /// Columns of `b` per packed block (192 × 2048 f64 = 3 MiB, in L3).
 const NC: usize = 2048;
@@ -94,7 +88,7 @@ fn matmul_in_pool<T: Float, const MR: usize, const NR: usize>(
     let threads = rayon::current_num_threads();
     let parallel = threads > 1 && m.saturating_mul(n).saturating_mul(k) >= PARALLEL_GEMM_MIN_WORK;
     let row_blocks = row_blocks(m, MR, if parallel { threads } else { 1 });
-    if parallel && n <= NC && n.div_ceil(NR) * NR * k <= WHOLE_B_MOST_VALUES {
+    if parallel && whole_b_fits::<T>(n.div_ceil(NR) * NR * k) {
         return whole_b::<T, MR, NR>(a, b, c, depth_block, stop, &row_blocks);
     }
     T::with_panel_buffer(Panels::B, |b_buffer| {
@@ -183,6 +177,18 @@ fn whole_b<T: Float, const MR: usize, const NR: usize>(
     });
 }
 
+/// Whether `b`, packed as `values` values, takes at most a quarter of the last-level cache
+/// (of 32 MiB where Linux does not say), so that it stays there while every row block reads
+/// all of it. Then a product on several threads packs it whole: with 16 threads, 0.7–0.8× the
+/// time of packing a slab at a time at 1000², and 0.86–0.97× at 2000² and 3000² (f32 and f64,
+/// on a cpu with 300 MiB of L3). On a 2-core cpu with 32 MiB of L3 that is 8 MiB, up to 1000²
+/// f64: at 2000² (32 MiB) it was slower there.
+fn whole_b_fits<T>(values: usize) -> bool {
+    const ASSUMED_CACHE_BYTES: usize = 32 << 20;
+    let cache = crate::device::cpu::last_level_cache_bytes().unwrap_or(ASSUMED_CACHE_BYTES);
+    values.saturating_mul(std::mem::size_of::<T>()) <= cache / 4
+}
+
 /// The row blocks of the row-major `c` (`n` columns), each with its first row.
 fn split_rows<'c, T>(
     c: &'c mut [MaybeUninit<T>],
@@ -203,10 +209,24 @@ fn split_rows<'c, T>(
 /// 144 KiB, in L2), as many for each of `threads` threads, each within a panel of the
 /// others: every slab ends when its slowest thread does, and blocks of whole panels that
 /// differed by up to a block had cost 5–10% with 2 threads.
+///
+/// On 8 threads or more, one with 16 panels or more gets at least 4 blocks, so that threads that
+/// finish early take blocks from slow ones: on a shared 16-core machine, equal blocks of one
+/// product took from 1.1 to 2.0 ms, and 4 blocks a thread took 0.86–0.98× the time of one or two
+/// at 2000² and 3000². Smaller blocks read `b` more often: at 1000² (8 panels a thread) two
+/// blocks a thread took 1.1–1.3× the time of one. (On 2 cores of their own, 4 blocks a thread at
+/// 400² and 500² took 1.0–1.05× the time of 3.)
 fn row_blocks(m: usize, mr: usize, threads: usize) -> Vec<std::ops::Range<usize>> {
     const MOST_PANELS: usize = 12;
+    const SHARED_FROM_THREADS: usize = 8;
+    const SHARED_FROM_PANELS: usize = 16;
+    const SHARED_BLOCKS: usize = 4;
     let panels = m.div_ceil(mr);
-    let per_thread = panels.div_ceil(threads).div_ceil(MOST_PANELS).max(1);
+    let panels_per_thread = panels.div_ceil(threads);
+    let mut per_thread = panels_per_thread.div_ceil(MOST_PANELS).max(1);
+    if threads >= SHARED_FROM_THREADS && panels_per_thread >= SHARED_FROM_PANELS {
+        per_thread = per_thread.max(SHARED_BLOCKS);
+    }
     let blocks = (threads * per_thread).min(panels);
     (0..blocks)
         .map(|b| (b * panels / blocks * mr).min(m)..((b + 1) * panels / blocks * mr).min(m))
@@ -584,5 +604,52 @@ fn pack_b_panel<T: Float, const NR: usize>(
                 slot[width..].fill(T::zero());
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::Array2;
+
+    /// Row blocks on more threads than cores, with all of a `b` of several slabs and more than
+    /// `NC` columns packed first: every product is exact (small integers).
+    #[test]
+    fn whole_b_products_are_exact() {
+        if !cpu_supported() {
+            eprintln!("skipped: the cpu has no AVX2 and FMA");
+            return;
+        }
+        let (m, k, n) = (203, 700, NC + 50);
+        let a = Array2::from_shape_fn((m, k), |(i, j)| ((i * 7 + j * 3) % 11) as f64 - 5.0);
+        let b = Array2::from_shape_fn((k, n), |(i, j)| ((i * 5 + j) % 13) as f64 - 6.0);
+        let want = a.dot(&b);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(7)
+            .build()
+            .unwrap();
+        let blocks = row_blocks(m, 6, 7);
+        let mut c = vec![MaybeUninit::<f64>::uninit(); m * n];
+        pool.install(|| {
+            whole_b::<f64, 6, 8>(a.view(), b.view(), &mut c, 192, &Stop::current(), &blocks)
+        });
+        // SAFETY: `whole_b` writes every element when not interrupted, and nothing interrupts it.
+        let got: Vec<f64> = c.into_iter().map(|v| unsafe { v.assume_init() }).collect();
+        assert_eq!(Array2::from_shape_vec((m, n), got).unwrap(), want);
+    }
+
+    #[test]
+    fn many_panels_a_thread_make_smaller_blocks() {
+        // 16 threads, 2000 rows: 250 panels of 8, 16 a thread, in 4 blocks a thread.
+        assert_eq!(row_blocks(2000, 8, 16).len(), 64);
+        // 1000 rows: 8 panels a thread, one block each.
+        assert_eq!(row_blocks(1000, 8, 16).len(), 16);
+        // Fewer threads: blocks of at most 12 panels, however many.
+        assert_eq!(row_blocks(200, 8, 1).len(), 3);
+        assert_eq!(row_blocks(500, 8, 2).len(), 6);
+        let blocks = row_blocks(2000, 8, 16);
+        assert_eq!(blocks.first().unwrap().start, 0);
+        assert_eq!(blocks.last().unwrap().end, 2000);
+        assert!(blocks.windows(2).all(|pair| pair[0].end == pair[1].start));
     }
 }
