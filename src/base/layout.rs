@@ -30,11 +30,23 @@ pub fn shape_size(shape: &[usize]) -> Result<usize> {
 pub type Dims = smallvec::SmallVec<[usize; 4]>;
 pub type Strides = smallvec::SmallVec<[isize; 4]>;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Layout {
     pub shape: Dims,
     pub strides: Strides,
     pub offset: usize,
+}
+
+impl Clone for Layout {
+    /// Copies the axes as slices: the derived clone goes element by element, and layouts are
+    /// cloned several times for every operation.
+    fn clone(&self) -> Layout {
+        Layout {
+            shape: Dims::from_slice(&self.shape),
+            strides: Strides::from_slice(&self.strides),
+            offset: self.offset,
+        }
+    }
 }
 
 impl Layout {
@@ -298,6 +310,15 @@ impl Layout {
 /// Merges neighbouring axes that every layout walks as one (row-major order kept), so kernels
 /// over views do less index arithmetic: a contiguous slice of a matrix becomes one flat axis.
 pub fn collapse(shape: &[usize], layouts: &mut [&mut Layout]) -> Dims {
+    if !shape.is_empty() && layouts.iter().all(|l| l.is_contiguous()) {
+        // The common case, told without building the merged strides axis by axis.
+        let size: usize = shape.iter().product();
+        for l in layouts.iter_mut() {
+            l.shape = Dims::from_slice(&[size]);
+            l.strides = Strides::from_slice(&[1]);
+        }
+        return Dims::from_slice(&[size]);
+    }
     let mut merged = Dims::new();
     let mut strides: smallvec::SmallVec<[Strides; 4]> =
         smallvec::smallvec![Strides::new(); layouts.len()];
@@ -341,6 +362,25 @@ mod tests {
         assert_eq!(slice_indices(5, Some(-2), None, None).unwrap(), (3, 1, 2));
         assert_eq!(slice_indices(5, Some(10), None, None).unwrap(), (5, 1, 0));
         assert_eq!(slice_indices(5, None, None, Some(2)).unwrap(), (0, 2, 3));
+    }
+
+    #[test]
+    fn contiguous_layouts_collapse_to_one_axis() {
+        let mut a = Layout::contiguous(&[2, 3, 4]);
+        let mut b = Layout::contiguous(&[2, 3, 4]);
+        b.offset = 7;
+        assert_eq!(*collapse(&[2, 3, 4], &mut [&mut a, &mut b]), [24]);
+        assert_eq!((&*b.shape, &*b.strides, b.offset), (&[24][..], &[1][..], 7));
+        // A transposed operand keeps the axes it walks differently.
+        let mut c = Layout::contiguous(&[2, 3, 4]);
+        let mut t = Layout::contiguous(&[4, 3, 2]).transposed();
+        assert_eq!(*collapse(&[2, 3, 4], &mut [&mut c, &mut t]), [2, 3, 4]);
+        assert_eq!(*t.strides, [1, 2, 6]);
+        // A broadcast operand merges only the axes it reads alike.
+        let mut d = Layout::contiguous(&[2, 3, 4]);
+        let mut r = Layout::contiguous(&[4]).broadcast_to(&[2, 3, 4]).unwrap();
+        assert_eq!(*collapse(&[2, 3, 4], &mut [&mut d, &mut r]), [6, 4]);
+        assert_eq!(*r.strides, [0, 1]);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! it, reads first. What would break that (a read of a buffer through another layout than the
 //! one a pending write stores through, a new shape or device) runs the batch first.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 
 use smallvec::SmallVec;
@@ -48,10 +48,14 @@ struct Batch {
     writes: Vec<Write>,
     /// Buffers the batch reads, with the layouts it reads them through.
     reads: Vec<(Buffer, Layout)>,
+    /// Marks the nodes whose leaves are in `reads` (`Expr::visit_new_leaves`): one per batch.
+    mark: u64,
 }
 
 thread_local! {
     static BATCH: RefCell<Batch> = RefCell::new(Batch::default());
+    /// The mark the next batch takes (nodes start unmarked, with 0).
+    static NEXT_MARK: Cell<u64> = const { Cell::new(1) };
 }
 
 impl Batch {
@@ -109,34 +113,27 @@ impl Batch {
     }
 
     /// Whether the batch with `extra` is within the limits even counting a shared node once
-    /// per path to it: the common case, told without listing the nodes.
+    /// per path to it: the common case, told from the counts the roots keep.
     fn surely_fits(&self, extra: &Expr) -> bool {
-        let (mut operations, mut leaves, mut outputs) = (0, 0, 0);
-        let mut budget = MAX_OPERATIONS + MAX_LEAVES;
-        let mut count = |e: &Expr| match e.node().kind {
-            NodeKind::Leaf { .. } => leaves += 1,
-            NodeKind::Apply { .. } | NodeKind::Cast(_) => operations += 1,
-            NodeKind::Scalar(_) => {}
-        };
+        let (mut operations, mut leaves, mut outputs) = (0usize, 0usize, 0);
         let values = self.values.iter().filter_map(Weak::upgrade);
-        for p in values {
-            let Some(root) = p.expr() else { continue };
+        let value_roots = values.filter_map(|p| p.expr());
+        let mut count = |root: &Expr| {
             outputs += 1;
-            if !root.walk(&mut budget, &mut count) {
-                return false;
-            }
-        }
-        for root in self.writes.iter().map(|w| &w.expr).chain([extra]) {
-            outputs += 1;
-            if !root.walk(&mut budget, &mut count) {
-                return false;
-            }
-        }
+            operations = operations.saturating_add(root.node().paths.operations);
+            leaves = leaves.saturating_add(root.node().paths.leaves);
+        };
+        value_roots.for_each(|root| count(&root));
+        self.writes
+            .iter()
+            .map(|w| &w.expr)
+            .chain([extra])
+            .for_each(count);
         operations <= MAX_OPERATIONS && leaves <= MAX_LEAVES && outputs <= MAX_OUTPUTS
     }
 
     fn note_reads(&mut self, expr: &Expr) {
-        let mut note = |leaf: &Expr| {
+        expr.visit_new_leaves(self.mark, &mut |leaf: &Expr| {
             if let NodeKind::Leaf { buffer, layout } = &leaf.node().kind {
                 let known = self
                     .reads
@@ -146,14 +143,7 @@ impl Batch {
                     self.reads.push((buffer.clone(), layout.clone()));
                 }
             }
-        };
-        // A DAG with much sharing is listed once per node rather than walked once per path.
-        let mut budget = 4 * MAX_OPERATIONS;
-        if !expr.walk(&mut budget, &mut note) {
-            for leaf in expr::leaves(&Expr::topological(&[expr])) {
-                note(leaf);
-            }
-        }
+        });
     }
 
     fn start(&mut self, device: Device, shape: &[usize]) {
@@ -161,6 +151,7 @@ impl Batch {
             self.device = Some(device);
             self.shape = shape.into();
             self.reads.clear();
+            self.mark = NEXT_MARK.with(|m| m.replace(m.get() + 1));
         }
     }
 }
@@ -192,7 +183,7 @@ pub fn pending_positions() -> Vec<u64> {
 fn read_needs_flush(batch: &Batch, shape: &[usize], operand: &Operand) -> Result<bool> {
     Ok(match operand.storage {
         Storage::Pending(p) => {
-            p.result().is_none() && !(inlinable(p, operand.layout) && p.shape == shape)
+            p.result().is_none() && !(inlinable(p, operand.layout) && p.shape[..] == *shape)
         }
         Storage::Ready(b) => match batch.write_of(b) {
             Some(w) => w.layout != operand.layout.broadcast_to(shape)?,
@@ -308,7 +299,7 @@ pub fn value(device: Device, shape: &[usize], expr: Expr) -> Result<Storage> {
     let room = make_room(device, shape, &expr)?;
     let pending = Rc::new(Pending {
         expr: RefCell::new(Some(expr.clone())),
-        shape: shape.to_vec(),
+        shape: shape.into(),
         device,
         dtype: expr.dtype(),
         result: Default::default(),
@@ -439,7 +430,7 @@ fn execute(device: Device, shape: &[usize], outputs: &[(Buffer, Layout, Expr)]) 
         }
     }
     super::explain::record(device, shape, outputs);
-    let roots: Vec<&Expr> = outputs.iter().map(|(_, _, e)| e).collect();
+    let roots: SmallVec<[&Expr; 4]> = outputs.iter().map(|(_, _, e)| e).collect();
     let nodes = Expr::topological(&roots);
     super::record_pass(
         device,

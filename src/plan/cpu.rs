@@ -92,8 +92,21 @@ impl Program {
                 .position(|n| n.id() == id)
                 .expect("arguments precede their node")
         };
-        let mut leaves = Sources::new();
-        let mut steps = Steps::with_capacity(nodes.len());
+        // Built in place: a program is a large value, and moving its parts in costs copies.
+        let mut program = Program {
+            shape: Dims::new(),
+            steps: Steps::with_capacity(nodes.len()),
+            leaves: Sources::new(),
+            stores: Stores::new(),
+            direct: SmallVec::new(),
+        };
+        let Program {
+            steps,
+            leaves,
+            stores,
+            direct,
+            ..
+        } = &mut program;
         for node in nodes {
             let step = match &node.node().kind {
                 NodeKind::Leaf { buffer, layout } => {
@@ -126,19 +139,15 @@ impl Program {
             };
             steps.push((step, node.dtype()));
         }
-        let mut stores: Stores = roots
-            .iter()
-            .zip(outputs)
-            .map(|(root, &(buffer, layout))| {
-                let destination = Source {
-                    pointer: raw(buffer),
-                    layout: layout.clone(),
-                    size: buffer.dtype().size(),
-                };
-                (index_of(root.id()), destination)
-            })
-            .collect();
-        let shape = {
+        stores.extend(roots.iter().zip(outputs).map(|(root, &(buffer, layout))| {
+            let destination = Source {
+                pointer: raw(buffer),
+                layout: layout.clone(),
+                size: buffer.dtype().size(),
+            };
+            (index_of(root.id()), destination)
+        }));
+        let collapsed = {
             let mut layouts: SmallVec<[&mut Layout; 8]> = leaves
                 .iter_mut()
                 .map(|l| &mut l.layout)
@@ -146,25 +155,20 @@ impl Program {
                 .collect();
             collapse(shape, &mut layouts)
         };
-        let mut direct: SmallVec<[Option<usize>; 8]> = smallvec::smallvec![None; steps.len()];
+        direct.resize(steps.len(), None);
         for (k, (node, destination)) in stores.iter().enumerate() {
             let computed = matches!(steps[*node].0, Step::Compute { .. });
             if computed
                 && direct[*node].is_none()
                 && destination.layout.is_contiguous()
                 && destination.size == steps[*node].1.size()
-                && writes_after_reads(&steps, &leaves, &stores, *node, destination)
+                && writes_after_reads(steps, leaves, stores, *node, destination)
             {
                 direct[*node] = Some(k);
             }
         }
-        Program {
-            shape,
-            steps,
-            leaves,
-            stores,
-            direct,
-        }
+        program.shape = collapsed;
+        program
     }
 
     fn size(&self) -> usize {

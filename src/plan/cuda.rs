@@ -45,7 +45,7 @@ struct Operand {
 /// A plan made ready for the gpu: nodes in order, operands laid out over a collapsed shape.
 struct Plan {
     dims: Vec<usize>,
-    nodes: Vec<Expr>,
+    nodes: super::expr::Nodes,
     /// For each node that is a leaf, its operand; for each scalar, its parameter number.
     leaf_of: Vec<Option<usize>>,
     scalar_of: Vec<Option<usize>>,

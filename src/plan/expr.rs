@@ -2,6 +2,7 @@
 //! through a layout broadcast to the plan's shape) and host scalars. Nodes are shared by `Rc`,
 //! so a value used twice (`x * x`) is one node, computed once per element.
 
+use std::cell::Cell;
 use std::rc::Rc;
 
 use super::table::{self, Op};
@@ -15,12 +16,52 @@ pub struct Expr(pub(crate) Rc<Node>);
 /// A node's arguments (a row has at most three), kept in the node.
 pub type Args = smallvec::SmallVec<[Expr; 3]>;
 
+/// The nodes of a DAG in topological order, kept off the heap for most statements' DAGs.
+pub type Nodes = smallvec::SmallVec<[Expr; 16]>;
+
 #[derive(Debug)]
 pub struct Node {
     pub dtype: DType,
     pub kind: NodeKind,
     /// Where the statement that made this node is (for `:time`, `--profile`, `:explain`).
     pub position: u64,
+    /// Operations and leaves of this DAG counted once per path to them (so at least as many as
+    /// it holds): what a batch checks its limits with, without walking the DAG.
+    pub paths: PathCounts,
+    /// The last pass of `visit_new_leaves` (its mark) that reached this node.
+    seen: Cell<u64>,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PathCounts {
+    pub operations: usize,
+    pub leaves: usize,
+}
+
+impl PathCounts {
+    fn of(kind: &NodeKind) -> PathCounts {
+        let sum = |args: &mut dyn Iterator<Item = &Expr>| {
+            args.fold(PathCounts::default(), |total, a| PathCounts {
+                operations: total.operations.saturating_add(a.0.paths.operations),
+                leaves: total.leaves.saturating_add(a.0.paths.leaves),
+            })
+        };
+        let (below, own) = match kind {
+            NodeKind::Leaf { .. } => {
+                return PathCounts {
+                    operations: 0,
+                    leaves: 1,
+                }
+            }
+            NodeKind::Scalar(_) => return PathCounts::default(),
+            NodeKind::Cast(arg) => (sum(&mut std::iter::once(arg)), 1),
+            NodeKind::Apply { args, .. } => (sum(&mut args.iter()), 1),
+        };
+        PathCounts {
+            operations: below.operations.saturating_add(own),
+            leaves: below.leaves,
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -39,8 +80,10 @@ impl Expr {
     fn new(dtype: DType, kind: NodeKind) -> Expr {
         Expr(Rc::new(Node {
             dtype,
+            paths: PathCounts::of(&kind),
             kind,
             position: super::current_position(),
+            seen: Cell::new(0),
         }))
     }
 
@@ -82,27 +125,26 @@ impl Expr {
     }
 
     /// The nodes of this DAG (shared nodes once), each after its arguments.
-    pub fn topological(roots: &[&Expr]) -> Vec<Expr> {
-        let mut order = Vec::with_capacity(16);
+    pub fn topological(roots: &[&Expr]) -> Nodes {
+        let mut order = Nodes::new();
         for root in roots {
             visit(root, &mut order);
         }
         order
     }
 
-    /// Calls `f` on every path to a node of this DAG (a shared node once per path to it), in
-    /// no particular order, and stops after `budget` calls: false when it stopped early. A walk
-    /// that needs no record of the nodes seen, for the small DAGs of most statements.
-    pub fn walk(&self, budget: &mut usize, f: &mut impl FnMut(&Expr)) -> bool {
-        if *budget == 0 {
-            return false;
+    /// Calls `f` on each leaf of this DAG that no earlier call with the same `mark` reached,
+    /// and on nothing below a node such a call reached: a batch notes the reads of each new
+    /// expression without going over the parts of it that earlier statements made.
+    pub fn visit_new_leaves(&self, mark: u64, f: &mut impl FnMut(&Expr)) {
+        if self.0.seen.replace(mark) == mark {
+            return;
         }
-        *budget -= 1;
-        f(self);
         match &self.0.kind {
-            NodeKind::Cast(arg) => arg.walk(budget, f),
-            NodeKind::Apply { args, .. } => args.iter().all(|a| a.walk(budget, f)),
-            NodeKind::Leaf { .. } | NodeKind::Scalar(_) => true,
+            NodeKind::Leaf { .. } => f(self),
+            NodeKind::Cast(arg) => arg.visit_new_leaves(mark, f),
+            NodeKind::Apply { args, .. } => args.iter().for_each(|a| a.visit_new_leaves(mark, f)),
+            NodeKind::Scalar(_) => {}
         }
     }
 
@@ -129,7 +171,7 @@ impl Expr {
 
 /// A node is in `order` once it is visited; a linear search beats hashing at the sizes batches
 /// allow (a few dozen nodes), and no node is reached again while its own arguments are visited.
-fn visit(e: &Expr, order: &mut Vec<Expr>) {
+fn visit(e: &Expr, order: &mut Nodes) {
     if order.iter().any(|o| o.id() == e.id()) {
         return;
     }
@@ -168,4 +210,44 @@ pub fn leaves(nodes: &[Expr]) -> impl Iterator<Item = &Expr> {
     nodes
         .iter()
         .filter(|e| matches!(e.0.kind, NodeKind::Leaf { .. }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::Device;
+
+    fn leaf(len: usize) -> Expr {
+        let buffer = Buffer::alloc(Device::Cpu, len, DType::F64).unwrap();
+        Expr::leaf(buffer, Layout::contiguous(&[len]))
+    }
+
+    #[test]
+    fn path_counts_count_a_shared_node_once_per_path() {
+        let x = leaf(4);
+        let square = Expr::apply(Op::Multiply, [x.clone(), x], DType::F64);
+        let plus_one = Expr::apply(
+            Op::Add,
+            [square.clone(), Expr::scalar(Scalar::Int(1), DType::F64)],
+            DType::F64,
+        );
+        let twice = Expr::apply(Op::Add, [plus_one.clone(), plus_one], DType::F64);
+        let paths = twice.node().paths;
+        assert_eq!((paths.operations, paths.leaves), (5, 4));
+        assert_eq!(Expr::topological(&[&twice]).len(), 5);
+    }
+
+    #[test]
+    fn new_leaves_are_visited_once_a_mark() {
+        let (x, y) = (leaf(4), leaf(4));
+        let sum = Expr::apply(Op::Add, [x.clone(), y], DType::F64);
+        let product = Expr::apply(Op::Multiply, [sum.clone(), x], DType::F64);
+        let mut seen = 0;
+        sum.visit_new_leaves(7, &mut |_| seen += 1);
+        assert_eq!(seen, 2);
+        product.visit_new_leaves(7, &mut |_| seen += 1);
+        assert_eq!(seen, 2, "x and y were reached with mark 7 already");
+        product.visit_new_leaves(8, &mut |_| seen += 1);
+        assert_eq!(seen, 4, "a new mark reaches each leaf again, once");
+    }
 }

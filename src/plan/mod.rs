@@ -23,7 +23,7 @@ pub mod user_kernel;
 use std::cell::{Cell, OnceCell, RefCell};
 use std::rc::Rc;
 
-use crate::base::layout::Layout;
+use crate::base::layout::{Dims, Layout};
 use crate::base::DType;
 use crate::device::{Buffer, Device};
 use crate::error::Result;
@@ -40,7 +40,7 @@ pub enum Storage {
 #[derive(Debug)]
 pub struct Pending {
     expr: RefCell<Option<Expr>>,
-    pub shape: Vec<usize>,
+    pub shape: Dims,
     pub device: Device,
     pub dtype: DType,
     result: OnceCell<Buffer>,

@@ -157,12 +157,19 @@ pub fn resolve(row: &ElementwiseOp, args: &[Arg]) -> Result<Signature> {
 thread_local! {
     /// Loops found, by row and operand dtypes: as NumPy's dispatch cache, so that a statement
     /// run again does not search the row's loops again.
-    static FOUND: RefCell<FxHashMap<(u8, Dtypes), Signature>> = RefCell::new(FxHashMap::default());
+    static FOUND: RefCell<FxHashMap<u64, Signature>> = RefCell::new(FxHashMap::default());
+}
+
+/// The row and operand dtypes as one number: a key that is cheap to hash.
+fn search_key(row: &ElementwiseOp, dtypes: &Dtypes) -> u64 {
+    dtypes
+        .iter()
+        .fold(row.op as u64, |key, &d| (key << 8) | (d as u64 + 1))
 }
 
 /// The first of the row's loops that every operand casts to safely (NumPy's linear search).
 fn search(row: &ElementwiseOp, dtypes: &Dtypes) -> Option<Signature> {
-    let key = (row.op as u8, dtypes.clone());
+    let key = search_key(row, dtypes);
     if let Some(sig) = FOUND.with(|f| f.borrow().get(&key).cloned()) {
         return Some(sig);
     }

@@ -120,8 +120,11 @@ unsafe impl GlobalAlloc for RetainLarge {
     }
 
     unsafe fn dealloc(&self, pointer: *mut u8, layout: Layout) {
+        if layout.size() < LARGE {
+            return System.dealloc(pointer, layout);
+        }
         let mut evicted = [EMPTY; SLOTS];
-        if layout.size() >= LARGE && keep(pointer, layout, &mut evicted) {
+        if keep(pointer, layout, &mut evicted) {
             for block in evicted.iter().filter(|block| block.pointer != 0) {
                 let layout = Layout::from_size_align_unchecked(block.size, block.align);
                 System.dealloc(block.pointer as *mut u8, layout);
