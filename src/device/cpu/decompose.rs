@@ -74,11 +74,6 @@ pub type Factors<T> = (Stack<T>, Stack<T>);
 /// A stack's matrices up to this many elements are small: one thread each.
 const SMALL: usize = 96 * 96;
 
-/// faer's decompositions of one large matrix use at most this many threads: on a 16-core host
-/// they took 1.2–1.5× as long on 16 threads as on 8 (solve 2000², inv and eigh 1000²), their
-/// steps between parallel sections being short.
-const MOST_DECOMPOSITION_THREADS: usize = 8;
-
 /// The 2-d views of the last two axes, in C order of the leading ones.
 pub fn matrices<T>(view: ArrayViewD<'_, T>) -> Vec<ArrayView2<'_, T>> {
     let mut out = Vec::new();
@@ -134,8 +129,7 @@ fn each<I: Sync, R: Send>(
         if items.len() > 1 && elements <= SMALL {
             items.par_iter().map(|m| f(m, Par::Seq)).collect()
         } else {
-            let par = Par::rayon(threads::count().min(MOST_DECOMPOSITION_THREADS));
-            items.iter().map(|m| f(m, par)).collect()
+            items.iter().map(|m| f(m, Par::rayon(0))).collect()
         }
     })
 }
