@@ -40,13 +40,7 @@ pub struct PathCounts {
 
 impl PathCounts {
     fn of(kind: &NodeKind) -> PathCounts {
-        let sum = |args: &mut dyn Iterator<Item = &Expr>| {
-            args.fold(PathCounts::default(), |total, a| PathCounts {
-                operations: total.operations.saturating_add(a.0.paths.operations),
-                leaves: total.leaves.saturating_add(a.0.paths.leaves),
-            })
-        };
-        let (below, own) = match kind {
+        let args: &[Expr] = match kind {
             NodeKind::Leaf { .. } => {
                 return PathCounts {
                     operations: 0,
@@ -54,13 +48,17 @@ impl PathCounts {
                 }
             }
             NodeKind::Scalar(_) => return PathCounts::default(),
-            NodeKind::Cast(arg) => (sum(&mut std::iter::once(arg)), 1),
-            NodeKind::Apply { args, .. } => (sum(&mut args.iter()), 1),
+            NodeKind::Cast(arg) => std::slice::from_ref(arg),
+            NodeKind::Apply { args, .. } => args,
         };
-        PathCounts {
-            operations: below.operations.saturating_add(own),
-            leaves: below.leaves,
-        }
+        let own = PathCounts {
+            operations: 1,
+            leaves: 0,
+        };
+        args.iter().fold(own, |total, a| PathCounts {
+            operations: total.operations.saturating_add(a.0.paths.operations),
+            leaves: total.leaves.saturating_add(a.0.paths.leaves),
+        })
     }
 }
 
