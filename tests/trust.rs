@@ -13,6 +13,11 @@ mod common;
 
 use arrsh::interp::Interpreter;
 
+/// One test of this file at a time: an interrupt test keeps every core busy and its latency is
+/// its own, and its arrays (hundreds of megabytes) would count in the soak test's resident memory,
+/// which is the whole process's.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 const WARM_UP_LINES: usize = 10_000;
 const LINES: usize = 100_000;
 
@@ -64,6 +69,7 @@ fn a_long_session_does_not_grow() {
         println!("skipped: resident memory is read from /proc");
         return;
     }
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let with_gpu = common::gpu_or_skip("a_long_session_does_not_grow (its gpu lines)");
     let lines: Vec<&str> = if with_gpu {
         CPU_LINES.iter().chain(GPU_LINES).copied().collect()
@@ -97,9 +103,6 @@ fn a_long_session_does_not_grow() {
 
 /// How soon after Ctrl-C a long built-in must give the prompt back.
 const LATENCY: std::time::Duration = std::time::Duration::from_millis(200);
-
-/// One interrupt test at a time: each keeps every core busy, and its latency is its own.
-static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Runs `setup`, then `statement` with the interrupt flag raised 30 ms after it starts; the
 /// statement must fail as interrupted within `LATENCY` of the flag, and leave `r` as it was.
