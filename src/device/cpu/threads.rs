@@ -17,13 +17,7 @@ static POOL: Mutex<Option<Arc<ThreadPool>>> = Mutex::new(None);
 pub fn set(count: Option<usize>) -> Result<(), String> {
     let pool = match count {
         Some(0) => return Err("the thread count must be at least 1".to_string()),
-        Some(n) if n != global_count() => Some(Arc::new(
-            ThreadPoolBuilder::new()
-                .num_threads(n)
-                .thread_name(|k| format!("arrsh-cpu-{k}"))
-                .build()
-                .map_err(|e| format!("cannot start {n} threads: {e}"))?,
-        )),
+        Some(n) if n != global_count() => Some(Arc::new(pool("arrsh-cpu", n)?)),
         _ => None,
     };
     *POOL.lock().unwrap_or_else(PoisonError::into_inner) = pool;
@@ -63,6 +57,39 @@ pub fn install<R: Send>(op: impl FnOnce() -> R + Send) -> R {
     }
 }
 
+/// Runs `op` in a pool of at most `most` threads: the workers' pool when it has no more, else a
+/// pool of `most` kept for the purpose (or the workers' pool if it cannot start). For work that
+/// measured slower on more threads than `most`.
+pub fn install_at_most<R: Send>(most: usize, op: impl FnOnce() -> R + Send) -> R {
+    static CAPPED: Mutex<Option<(usize, Arc<ThreadPool>)>> = Mutex::new(None);
+    if count() <= most {
+        return install(op);
+    }
+    let capped = {
+        let mut capped = CAPPED.lock().unwrap_or_else(PoisonError::into_inner);
+        match &*capped {
+            Some((n, pool)) if *n == most => Some(pool.clone()),
+            _ => pool("arrsh-cpu-capped", most).ok().map(|pool| {
+                let pool = Arc::new(pool);
+                *capped = Some((most, pool.clone()));
+                pool
+            }),
+        }
+    };
+    match capped {
+        Some(pool) => pool.install(op),
+        None => install(op),
+    }
+}
+
+fn pool(name: &'static str, threads: usize) -> Result<ThreadPool, String> {
+    ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(move |k| format!("{name}-{k}"))
+        .build()
+        .map_err(|e| format!("cannot start {threads} threads: {e}"))
+}
+
 fn current() -> Option<Arc<ThreadPool>> {
     POOL.lock().unwrap_or_else(PoisonError::into_inner).clone()
 }
@@ -72,5 +99,14 @@ mod tests {
     #[test]
     fn the_global_count_is_rayons() {
         assert_eq!(super::global_count(), rayon::current_num_threads());
+    }
+
+    #[test]
+    fn capped_work_runs_on_at_most_its_threads() {
+        let most = super::count().saturating_sub(1).max(1);
+        let threads = super::install_at_most(most, rayon::current_num_threads);
+        assert_eq!(threads, most.min(super::count()));
+        let all = super::install_at_most(super::count(), rayon::current_num_threads);
+        assert_eq!(all, super::count());
     }
 }
