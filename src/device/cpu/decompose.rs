@@ -118,8 +118,8 @@ fn column_major_copy<T: Field>(m: MatRef<'_, T>) -> Vec<T> {
 }
 
 /// The most threads faer uses inside one large decomposition. On the 16-core host, solve 2000²,
-/// inv 1000² and eigh 1000² ran 1.2–1.5× faster on 8 threads than on 16 (the panel steps between
-/// the parallel updates do not scale, and more threads add synchronisation to each).
+/// inv 1000² and eigh 1000² ran 1.05–1.5× faster on 8 threads than on 16 over three runs (the
+/// panel steps between the parallel updates do not scale, and more threads add synchronisation).
 const LARGE_THREADS: usize = 8;
 
 /// `f` of every item (a matrix, or a pair of them), with the parallelism faer should use inside
