@@ -136,6 +136,8 @@ fn complex_and_float16_user_kernels_compile() {
             name: "mixed_types",
             operation: "z = x * T(y) + s * 2 - conj(x) / (x + 1.0);\n\
                         z += pow(exp(log(sqrt(z))), 2) + T(polar(y, 0.5)) * sin(x) / abs(x);\n\
+                        z += tan(cos(x)) + tanh(sinh(cosh(x))) + asin(acos(atan(x))) + log10(x);\n\
+                        z += asinh(acosh(atanh(z)));\n\
                         w = h * t + h * 2.0 + 1; w -= -h; w = w > 3 ? float(w) : sqrt(w);\n\
                         r = abs(z) + arg(z) + norm(z) + imag(z) + float(w) + (z == x) + (h != t)",
             preamble: "",
