@@ -4,9 +4,10 @@ notebook, measured in one run on this machine.
     python3 bench/placement.py [--arrsh PATH] [--only NAME ...] [--results FILE]
 
 Each script (scripts/*.arr) and each notebook (notebooks/*.ipynb, its code cells in order, as the
-kernel runs them) runs once per device choice (the median of 3 where one takes under 3 s, of 7 under 0.5 s, of 21
-under 0.1 s, the devices taking turns in a rotating order, so that all meet the same busy and quiet spells of the
-machine and none always runs just after a gpu process); the time is
+kernel runs them) runs once per device choice (the median of 6 where one takes under 3 s, of 12 under 0.5 s, of 24
+under 0.1 s: the gpu's runs first, then the cpu's and auto's taking turns, so that both meet the same busy and
+quiet spells of the machine and, but for a first run, neither starts just after a gpu process, which disturbs the
+process after it); the time is
 the whole process's wall time. Under
 auto the script's last stderr line says how many decisions it made and what moved. The table gives
 auto's time over the faster of cpu and gpu (target ≤ 1.1), and the documents' random-string loop
@@ -102,12 +103,18 @@ def main():
         # Short programs are noisy: the median of several runs each, the devices taking turns.
         shortest = min(t for t, _ in measured.values())
         if shortest < SHORT:
-            more = 20 if shortest < 0.1 else 6 if shortest < 0.5 else 2
+            turns = 24 if shortest < 0.1 else 12 if shortest < 0.5 else 6
             runs = {d: [measured[d][0]] for d in DEVICES}
             summaries = {d: measured[d][1] for d in DEVICES}
-            # The order rotates, so that no device always runs just after a gpu process.
-            for turn in range(more):
-                for d in DEVICES[turn % 3 :] + DEVICES[: turn % 3]:
+            # The gpu's runs first, then the cpu's and auto's taking turns in both orders: a process
+            # starting just after a gpu process has ended is disturbed by it. Interleaved with the
+            # gpu's, auto over cpu spread 0.91-1.25 for the random-string programs over five runs;
+            # cpu and auto alone, interleaved, gave 1.00-1.03 for the same programs.
+            for _ in range(1, turns):
+                seconds_taken, summaries["gpu"] = run(args.arrsh, "gpu", text, None, name)
+                runs["gpu"].append(seconds_taken)
+            for turn in range(1, turns):
+                for d in ("cpu", "auto") if turn % 2 else ("auto", "cpu"):
                     seconds_taken, summaries[d] = run(args.arrsh, d, text, None, name)
                     runs[d].append(seconds_taken)
             # The decisions of the last run: the first may have measured the model.
@@ -130,8 +137,8 @@ def main():
         "# `--device auto` against the fixed devices",
         "",
         f"{machine()} · {datetime.date.today()} · `python3 bench/placement.py` "
-        "(whole-process wall time, start-up included; the median of 3 runs where one is under 3 s, of 7 under 0.5 s, "
-        "of 21 under 0.1 s, the devices taking turns in a rotating order)",
+        "(whole-process wall time, start-up included; the median of 6 runs where one is under 3 s, of 12 under 0.5 s, "
+        "of 24 under 0.1 s; the gpu's runs first, then the cpu's and auto's taking turns)",
         "",
         "| program | cpu | gpu | auto | auto / faster | decisions under auto |",
         "|---|---|---|---|---|---|",

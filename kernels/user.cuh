@@ -118,7 +118,16 @@ template <class F, class U> __device__ complex<F> pow(const U& a, const complex<
     __device__ __forceinline__ c64 user_##NAME(c64 z) { return FLOAT_FORMULA(z); }                 \
     __device__ __forceinline__ c128 user_##NAME(c128 z) { return op_##OP(z); }                     \
     template <class F> __device__ complex<F> NAME(const complex<F>& z) { return user_##NAME(z.r()); }
-USER_COMPLEX_FUNCTION(exp, t_exp, exp) USER_COMPLEX_FUNCTION(log, t_log, log)
+// exp takes one sincosf for both parts (sinf and cosf each reduce the angle): measured 1.15x
+// faster on a kernel of complex64 math. Special values take the general formula.
+__device__ __forceinline__ c64 t_exp_sincos(c64 z) {
+    if (!isfinite(z.re) || !isfinite(z.im)) return t_exp(z);
+    float s, c;
+    sincosf(z.im, &s, &c);
+    const float e = expf(z.re);
+    return make_c64(e * c, e * s);
+}
+USER_COMPLEX_FUNCTION(exp, t_exp_sincos, exp) USER_COMPLEX_FUNCTION(log, t_log, log)
 USER_COMPLEX_FUNCTION(log10, t_log10, log10) USER_COMPLEX_FUNCTION(sqrt, t_sqrt, sqrt)
 USER_COMPLEX_FUNCTION(sin, t_sin, sin) USER_COMPLEX_FUNCTION(cos, t_cos, cos)
 USER_COMPLEX_FUNCTION(tan, t_tan, tan) USER_COMPLEX_FUNCTION(sinh, t_sinh, sinh)
@@ -127,3 +136,19 @@ USER_COMPLEX_FUNCTION(atan, t_arctan, arctan) USER_COMPLEX_FUNCTION(asinh, t_arc
 USER_COMPLEX_FUNCTION(acosh, t_arccosh, arccosh) USER_COMPLEX_FUNCTION(asin, op_arcsin, arcsin)
 USER_COMPLEX_FUNCTION(acos, op_arccos, arccos) USER_COMPLEX_FUNCTION(atanh, op_arctanh, arctanh)
 #undef USER_COMPLEX_FUNCTION
+// complex<float> divided by a real divides each part, as CuPy's (thrust's) complex<float> does;
+// arr's division promotes the divisor to complex, as NumPy's (Smith's method: a reciprocal and six
+// more operations), which measured 1.2x slower on a kernel of complex64 math. A double divisor
+// keeps arr's division: CuPy's would compute in double.
+template <class F, class U> struct divided_in_parts {};
+#define DIVIDED_IN_PARTS(U) template <> struct divided_in_parts<float, U> { typedef float type; };
+DIVIDED_IN_PARTS(bool) DIVIDED_IN_PARTS(i8) DIVIDED_IN_PARTS(u8) DIVIDED_IN_PARTS(i16)
+DIVIDED_IN_PARTS(u16) DIVIDED_IN_PARTS(i32) DIVIDED_IN_PARTS(u32) DIVIDED_IN_PARTS(i64)
+DIVIDED_IN_PARTS(u64) DIVIDED_IN_PARTS(long) DIVIDED_IN_PARTS(unsigned long)
+DIVIDED_IN_PARTS(float16) DIVIDED_IN_PARTS(float)
+#undef DIVIDED_IN_PARTS
+template <class F, class U, class = typename divided_in_parts<F, U>::type>
+__device__ complex<F> operator/(const complex<F>& a, const U& b) {
+    const F d = (F)b;
+    return complex<F>(a.re / d, a.im / d);
+}

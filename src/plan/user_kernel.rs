@@ -165,25 +165,37 @@ fn is_flat(layout: &Layout) -> bool {
     layout.is_contiguous()
 }
 
-/// `name`'s element at the loop's index `i` (flat) or at coordinates `k0 …`.
-fn place(name: &str, layout: &Layout, dims: usize) -> String {
-    if is_flat(layout) {
-        return format!("arrsh_{name}[i]");
+/// The C type of a kernel's loop index and coordinates.
+fn index_type(narrow: bool) -> &'static str {
+    if narrow {
+        "int"
+    } else {
+        "long long"
     }
+}
+
+/// `name`'s element at the loop's index `arrsh_i` (flat) or at coordinates `k0 …`; a narrow
+/// loop casts the strides to `int` as its coordinates are (a product of two `long long`s costs
+/// several instructions).
+fn place(name: &str, layout: &Layout, dims: usize, narrow: bool) -> String {
+    if is_flat(layout) {
+        return format!("arrsh_{name}[arrsh_i]");
+    }
+    let cast = if narrow { "(int)" } else { "" };
     let terms: Vec<String> = (0..dims)
-        .map(|d| format!("k{d} * arrsh_{name}_s{d}"))
+        .map(|d| format!("k{d} * {cast}arrsh_{name}_s{d}"))
         .collect();
     format!("arrsh_{name}[{}]", terms.join(" + "))
 }
 
-/// The code that splits flat index `index` into coordinates `k0 …` over dims `d0 …`.
-fn coordinates(dims: usize, index: &str) -> String {
-    let mut text = format!("long long q = {index};");
+/// The code that splits flat index `index` into coordinates `k0 …` of type `ty` over dims `d0 …`.
+fn coordinates(dims: usize, index: &str, ty: &str) -> String {
+    let mut text = format!("{ty} q = {index};");
     for d in (0..dims).rev() {
         if d == 0 {
-            let _ = write!(text, " long long k0 = q;");
+            let _ = write!(text, " {ty} k0 = q;");
         } else {
-            let _ = write!(text, " long long k{d} = q % d{d}; q /= d{d};");
+            let _ = write!(text, " {ty} k{d} = q % ({ty})d{d}; q /= ({ty})d{d};");
         }
     }
     text
@@ -241,6 +253,28 @@ pub struct ElementwiseCall<'a> {
 pub struct Collapsed {
     dims: Vec<usize>,
     layouts: Vec<Layout>,
+    /// Whether the loop index and every element's offset fit a 32-bit `int`, which the kernel
+    /// then indexes with (as CuPy's arrays do): 64-bit index arithmetic costs several
+    /// instructions, a 64-bit division (strided coordinates) dozens.
+    narrow: bool,
+}
+
+/// Below this many elements a kernel's grid-stride loop cannot overflow a 32-bit index: the
+/// index stays under twice the count.
+const NARROW_ELEMENTS: usize = 1 << 30;
+
+/// Whether a loop over `dims` reaching elements through `layouts` can index with `int`.
+fn fits_narrow(dims: &[usize], layouts: &[Layout]) -> bool {
+    let n: usize = dims.iter().product();
+    // Offsets count from the pointer passed, which is already at the layout's offset.
+    let reach = |l: &Layout| -> usize {
+        l.strides
+            .iter()
+            .zip(&l.shape)
+            .map(|(&s, &d)| s.unsigned_abs().saturating_mul(d.saturating_sub(1)))
+            .fold(0, usize::saturating_add)
+    };
+    n < NARROW_ELEMENTS && layouts.iter().all(|l| reach(l) < i32::MAX as usize)
 }
 
 /// What a generated kernel's text depends on besides the kernel's definition: each argument's
@@ -250,7 +284,7 @@ fn shape_key(
     collapsed: &Collapsed,
     placeholders: &[(String, DType)],
 ) -> Vec<u32> {
-    let mut key = vec![collapsed.dims.len() as u32];
+    let mut key = vec![collapsed.dims.len() as u32, collapsed.narrow as u32];
     key.extend(placeholders.iter().map(|(_, d)| *d as u32));
     let mut layouts = collapsed.layouts.iter();
     for b in bound {
@@ -292,6 +326,7 @@ impl ElementwiseCall<'_> {
         let mut refs: Vec<&mut Layout> = layouts.iter_mut().collect();
         let dims = collapse(self.shape, &mut refs);
         Collapsed {
+            narrow: fits_narrow(&dims, &layouts),
             dims: dims.to_vec(),
             layouts,
         }
@@ -320,7 +355,7 @@ impl ElementwiseCall<'_> {
                     output,
                     dims.len(),
                 ));
-                let at = place(&param.name, &layout, dims.len());
+                let at = place(&param.name, &layout, dims.len(), collapsed.narrow);
                 let ty = c_type(a.dtype);
                 loads.push(if output {
                     format!("{ty} &{} = {at};", param.name)
@@ -339,12 +374,19 @@ impl ElementwiseCall<'_> {
             signature.join(", ")
         );
         text.push_str("    const arrsh_indexer _ind = {n};\n    (void)_ind;\n");
-        text.push_str("    const long long arrsh_stride = (long long)blockDim.x * gridDim.x;\n");
-        text.push_str(
-            "    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += arrsh_stride) {\n",
+        let ty = index_type(collapsed.narrow);
+        let _ = writeln!(
+            text,
+            "    const {ty} arrsh_n = ({ty})n, arrsh_stride = ({ty})blockDim.x * gridDim.x;"
         );
+        let _ = writeln!(
+            text,
+            "    for ({ty} arrsh_i = ({ty})blockIdx.x * blockDim.x + threadIdx.x; arrsh_i < arrsh_n; arrsh_i += arrsh_stride) {{"
+        );
+        // The user's code sees a 64-bit `i`, as CuPy's (`i * i` must not overflow).
+        text.push_str("        const long long i = arrsh_i;\n        (void)i;\n");
         if strided {
-            let _ = writeln!(text, "        {}", coordinates(dims.len(), "i"));
+            let _ = writeln!(text, "        {}", coordinates(dims.len(), "arrsh_i", ty));
         }
         for load in loads {
             let _ = writeln!(text, "        {load}");
@@ -430,6 +472,7 @@ impl ReductionCall<'_> {
         let strided = Collapsed {
             dims: self.shape.to_vec(),
             layouts: Vec::new(),
+            narrow: false,
         };
         let mut key = shape_key(&bound, &strided, self.placeholders);
         key.extend([self.reduce_type as u32, self.output.2 as u32]);
@@ -499,7 +542,7 @@ impl ReductionCall<'_> {
             "        for (long long j = part * blockDim.x + threadIdx.x; j < length; j += (long long)parts * blockDim.x) {\n",
         );
         text.push_str("            long long i = row * length + j;\n");
-        let _ = writeln!(text, "            {}", coordinates(dims, "i"));
+        let _ = writeln!(text, "            {}", coordinates(dims, "i", "long long"));
         for load in loads {
             let _ = writeln!(text, "            {load}");
         }

@@ -23,6 +23,8 @@ lookup = elementwise_kernel("raw T table, int64 j", "T z", "z = table[j % 3] + _
 print(lookup([1.0, 2.0, 3.0], astype(arange(5), i64)))
 iota = elementwise_kernel("", "int64 z", "z = i * i", "iota")
 print(iota(size=5))
+# `i` is 64-bit even where the loop indexes in 32 bits (as CuPy's): its square does not overflow.
+print(to(iota(size=100000), cpu)[99999])
 sumsq = reduction_kernel("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm")
 print(sumsq(m), sumsq(m, axis=1), sumsq(m, axis=0, keepdims=true))
 big = ones(1000000)

@@ -18,7 +18,7 @@ pub fn builtins() -> Vec<Builtin> {
         builtin!(
             "elementwise_kernel",
             ["in_params", "out_params", "operation", "name=", "preamble="],
-            "A gpu kernel from a snippet of CUDA C, as CuPy's ElementwiseKernel: parameters \"T x, float64 y\" (a type that names no dtype is a placeholder bound by the arguments; `raw` ones are whole arrays, indexed by the code), the operation runs once per element of the broadcast inputs with `i` the index and `_ind.size()` the count. Call it as k(inputs...) or k(inputs..., outputs...), size= when no array sets the shape. Compiled by NVRTC on first use and cached on disk.",
+            "A gpu kernel from a snippet of CUDA C, as CuPy's ElementwiseKernel: parameters \"T x, float64 y\" (a type that names no dtype is a placeholder bound by the arguments; `raw` ones are whole arrays, indexed by the code), the operation runs once per element of the broadcast inputs with `i` the index (a `long long`) and `_ind.size()` the count. Call it as k(inputs...) or k(inputs..., outputs...), size= when no array sets the shape. Compiled by NVRTC on first use and cached on disk.",
             "k = elementwise_kernel(\"T x, T y\", \"T z\", \"z = x * y + 1\", \"axpy1\")",
             |_, a| {
                 let what = "elementwise_kernel";

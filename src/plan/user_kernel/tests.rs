@@ -29,6 +29,23 @@ fn parameter_lists_parse_as_cupy_writes_them() {
     assert!(parse_params("T 1x", "k").is_err());
 }
 
+/// A loop indexes with `int` while its count and every element's offset fit one, as CuPy's
+/// arrays do.
+#[test]
+fn small_loops_index_with_int() {
+    let flat = |n: usize| Layout::contiguous(&[n]);
+    assert!(fits_narrow(&[1000], &[flat(1000)]));
+    assert!(!fits_narrow(&[1 << 30], &[flat(1 << 30)]));
+    let mut spread = flat(1000);
+    spread.strides[0] = 1 << 22;
+    assert!(!fits_narrow(&[1000], &[spread.clone()]));
+    spread.strides[0] = -(1 << 21);
+    spread.offset = 999 << 21;
+    assert!(fits_narrow(&[1000], &[spread.clone()]));
+    spread.strides[0] = -(1 << 22);
+    assert!(!fits_narrow(&[1000], &[spread]));
+}
+
 /// Contiguous, strided and broadcast element arguments, raw arrays and scalars, and a
 /// reduction: generated and compiled with NVRTC (no gpu needed).
 #[test]
@@ -71,14 +88,23 @@ fn generated_user_kernels_compile() {
         outputs: &outputs,
         shape: &shape,
     };
-    let generated = call.source(&call.collapse());
-    assert!(
-        generated.source.contains("k0 * arrsh_y_s0"),
-        "{}",
-        generated.source
-    );
-    assert!(generated.source.contains("arrsh_x[i]"));
+    let mut collapsed = call.collapse();
+    let generated = call.source(&collapsed);
+    for part in [
+        "for (int arrsh_i = ",
+        "const long long i = arrsh_i;",
+        "k0 * (int)arrsh_y_s0",
+        "arrsh_x[arrsh_i]",
+    ] {
+        assert!(generated.source.contains(part), "{}", generated.source);
+    }
     compiles("mix", &generated.text());
+    collapsed.narrow = false;
+    let wide = call.source(&collapsed);
+    for part in ["for (long long arrsh_i = ", "k0 * arrsh_y_s0"] {
+        assert!(wide.source.contains(part), "{}", wide.source);
+    }
+    compiles("mix", &wide.text());
     let out = Buffer::alloc(Device::Cpu, 4, DType::F64).unwrap();
     let reduce_inputs = vec![
         (params[0].clone(), element(DType::F64, column)),
@@ -137,7 +163,7 @@ fn complex_and_float16_user_kernels_compile() {
             operation: "z = x * T(y) + s * 2 - conj(x) / (x + 1.0);\n\
                         z += pow(exp(log(sqrt(z))), 2) + T(polar(y, 0.5)) * sin(x) / abs(x);\n\
                         z += tan(cos(x)) + tanh(sinh(cosh(x))) + asin(acos(atan(x))) + log10(x);\n\
-                        z += asinh(acosh(atanh(z)));\n\
+                        z += asinh(acosh(atanh(z))) + x / abs(x) + x / 2 + x / 2.0 + x / h;\n\
                         w = h * t + h * 2.0 + 1; w -= -h; w = w > 3 ? float(w) : sqrt(w);\n\
                         r = abs(z) + arg(z) + norm(z) + imag(z) + float(w) + (z == x) + (h != t)",
             preamble: "",
