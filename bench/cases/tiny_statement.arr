@@ -4,6 +4,8 @@
 # gpu-sizes: n=1 statements=1000 | n=1000 statements=1000
 # gpu-quick: n=1000 statements=100
 # reps: 7
+# rounds: 7
+# gpu-rounds: 1
 # target: 1.0
 x = rand(n)
 y = x * 5 + 1  # compiles its kernel before the first repetition
