@@ -141,12 +141,8 @@ USER_COMPLEX_FUNCTION(acos, op_arccos, arccos) USER_COMPLEX_FUNCTION(atanh, op_a
 // more operations), which measured 1.2x slower on a kernel of complex64 math. A double divisor
 // keeps arr's division: CuPy's would compute in double.
 template <class F, class U> struct divided_in_parts {};
-#define DIVIDED_IN_PARTS(U) template <> struct divided_in_parts<float, U> { typedef float type; };
-DIVIDED_IN_PARTS(bool) DIVIDED_IN_PARTS(i8) DIVIDED_IN_PARTS(u8) DIVIDED_IN_PARTS(i16)
-DIVIDED_IN_PARTS(u16) DIVIDED_IN_PARTS(i32) DIVIDED_IN_PARTS(u32) DIVIDED_IN_PARTS(i64)
-DIVIDED_IN_PARTS(u64) DIVIDED_IN_PARTS(long) DIVIDED_IN_PARTS(unsigned long)
-DIVIDED_IN_PARTS(float16) DIVIDED_IN_PARTS(float)
-#undef DIVIDED_IN_PARTS
+template <class U> struct divided_in_parts<float, U> : real_with_half<U> {};
+template <> struct divided_in_parts<float, double> {};
 template <class F, class U, class = typename divided_in_parts<F, U>::type>
 __device__ complex<F> operator/(const complex<F>& a, const U& b) {
     const F d = (F)b;

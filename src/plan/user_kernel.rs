@@ -542,7 +542,11 @@ impl ReductionCall<'_> {
             "        for (long long j = part * blockDim.x + threadIdx.x; j < length; j += (long long)parts * blockDim.x) {\n",
         );
         text.push_str("            long long i = row * length + j;\n");
-        let _ = writeln!(text, "            {}", coordinates(dims, "i", "long long"));
+        let _ = writeln!(
+            text,
+            "            {}",
+            coordinates(dims, "i", index_type(false))
+        );
         for load in loads {
             let _ = writeln!(text, "            {load}");
         }
