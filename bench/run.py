@@ -65,7 +65,7 @@ class Variant:
 
     def prelude(self, reps: int) -> str:
         """One line, valid in arr and in Python, that binds the size parameters and reps."""
-        bindings = [f"{name} = {value}" for name, value in self.params.items()]
+        bindings = [f"{name} = {value}" for name, value in self.params.items() if name != "reps"]
         return "; ".join(bindings + [f"reps = {reps}"]) + "\n"
 
 
@@ -334,9 +334,11 @@ class Plan:
     def variants(self, case: Case) -> tuple[Variant, ...]:
         return (case.quick_variant,) if self.quick else case.variants
 
-    def reps(self, case: Case) -> int:
-        # A case of fewer repetitions (one timing per fresh process) keeps its number.
-        return min(QUICK_REPS, case.reps) if self.quick else case.reps
+    def reps(self, case: Case, variant: Variant) -> int:
+        # A size may set its own (`n=500 reps=40`: a short computation timed more often). A case
+        # of fewer repetitions (one timing per fresh process) keeps its number.
+        reps = variant.params.get("reps", case.reps)
+        return min(QUICK_REPS, reps) if self.quick else reps
 
     def rounds(self, case: Case) -> int:
         return 1 if self.quick else case.rounds
@@ -391,7 +393,7 @@ def run_process(case: Case, command: list[str], source: str, reps: int, env: dic
 
 
 def measure_case(case: Case, variant: Variant, plan: Plan, arrsh: Arrsh, baseline_unusable: str) -> CaseResult:
-    reps = plan.reps(case)
+    reps = plan.reps(case, variant)
     prelude = variant.prelude(reps)
     baseline_path = case.baseline_path(plan.device)
     arrsh_time, baseline_time = Measurement(), Measurement()

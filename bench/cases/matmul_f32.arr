@@ -1,5 +1,5 @@
 # title: a @ b, f32 n×n
-# sizes: n=500 threads=1 | n=2000 threads=1 | n=500 | n=1000 | n=2000 | n=3000
+# sizes: n=500 threads=1 reps=30 | n=2000 threads=1 | n=500 reps=60 | n=1000 reps=20 | n=2000 | n=3000
 # gpu-sizes: n=5000 | n=10000
 # rounds: 3
 # gpu-rounds: 1
