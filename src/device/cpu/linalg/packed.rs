@@ -9,16 +9,19 @@
 //! (A panels outside) streams B panels from L3 and ran at half the speed on
 //! AVX-512 cpus. A product on several threads whose packed `b` takes at most a
 //! quarter of the last-level cache packs all of it first, and each row block
-//! then goes through every slab: two parallel loops instead of two a slab.
+//! then goes through every slab: two parallel loops instead of two a slab. On 8 threads or more a
+//! product of 5–15 row panels a thread is cut into tasks of tiles instead (`grid`).
 //!
 //! A tile's multiply-adds need its part of `c` only at the end, so each tile
 //! asks, during its first steps, for the rows of `c` that the next tile will
 //! update: their cache misses overlap the work instead of stalling it.
 
 use super::{Float, Panels, PARALLEL_GEMM_MIN_WORK};
+#[cfg(target_arch = "x86_64")]
+mod grid;
 use crate::base::interrupt::Stop;
 use crate::device::cpu::threads;
-use ndarray::{s, ArrayView2, Axis};
+use ndarray::{s, ArrayView2};
 use rayon::prelude::*;
 use std::mem::MaybeUninit;
 
@@ -87,6 +90,10 @@ fn matmul_in_pool<T: Float, const MR: usize, const NR: usize>(
     let ((m, k), (_, n)) = (a.dim(), b.dim());
     let threads = rayon::current_num_threads();
     let parallel = threads > 1 && m.saturating_mul(n).saturating_mul(k) >= PARALLEL_GEMM_MIN_WORK;
+    #[cfg(target_arch = "x86_64")]
+    if parallel && grid::grid_suits::<T, MR, NR>(m, k, n, threads) {
+        return grid::grid::<T, MR, NR>(a, b, c, depth_block, stop);
+    }
     let row_blocks = row_blocks(m, MR, if parallel { threads } else { 1 });
     if parallel && whole_b_fits::<T>(n.div_ceil(NR) * NR * k) {
         return whole_b::<T, MR, NR>(a, b, c, depth_block, stop, &row_blocks);
@@ -140,19 +147,11 @@ fn whole_b<T: Float, const MR: usize, const NR: usize>(
     let panels_per_slab = n.div_ceil(NR);
     T::with_panel_buffer(Panels::B, |b_buffer| {
         let all = panel_slots::<T, NR>(b_buffer, panels_per_slab * k);
-        let mut jobs = Vec::new();
-        let mut rest = &mut *all;
-        for depth0 in (0..k).step_by(depth_block) {
-            let depth = depth_block.min(k - depth0);
-            for index in 0..panels_per_slab {
-                let (panel, after) = rest.split_at_mut(depth);
-                jobs.push((depth0..depth0 + depth, index, panel));
-                rest = after;
-            }
-        }
-        jobs.into_par_iter().for_each(|(depths, index, panel)| {
-            pack_b_panel(b.slice(s![depths, ..]), index, panel);
-        });
+        panel_jobs(all, k, depth_block, panels_per_slab)
+            .into_par_iter()
+            .for_each(|(depths, index, panel)| {
+                pack_b_panel(b.slice(s![depths, ..]), index, panel);
+            });
         let all: &[[T; NR]] = all;
         split_rows(c, row_blocks, n)
             .into_par_iter()
@@ -175,6 +174,27 @@ fn whole_b<T: Float, const MR: usize, const NR: usize>(
                 }
             });
     });
+}
+
+/// `all`, which holds each slab of depth's `panels` packed panels in turn, as one job per panel:
+/// the slab's depths, the panel's index in it, and its slots.
+fn panel_jobs<P>(
+    all: &mut [P],
+    k: usize,
+    depth_block: usize,
+    panels: usize,
+) -> Vec<(std::ops::Range<usize>, usize, &mut [P])> {
+    let mut jobs = Vec::with_capacity(k.div_ceil(depth_block) * panels);
+    let mut rest = all;
+    for depth0 in (0..k).step_by(depth_block) {
+        let depth = depth_block.min(k - depth0);
+        for index in 0..panels {
+            let (panel, after) = rest.split_at_mut(depth);
+            jobs.push((depth0..depth0 + depth, index, panel));
+            rest = after;
+        }
+    }
+    jobs
 }
 
 /// Whether `b`, packed as `values` values, takes at most a quarter of the last-level cache
@@ -290,12 +310,7 @@ impl<T: Float, const NR: usize> Slab<'_, T, NR> {
                 // registers of values, and `c_tile` holds `tile`'s rows at stride `ldc`.
                 unsafe {
                     if MR == WIDE_MR && NR * std::mem::size_of::<T>() == WIDE_TILE_ROW_BYTES {
-                        let wide_tile = match (tile.cols * std::mem::size_of::<T>()).div_ceil(64) {
-                            1 => T::wide_tile::<1>,
-                            2 => T::wide_tile::<2>,
-                            _ => T::wide_tile::<WIDE_VECTORS>,
-                        };
-                        wide_tile(
+                        wide_tile_fitted(
                             a_panel.as_ptr().cast(),
                             b_panel.as_ptr().cast(),
                             depth,
@@ -315,6 +330,28 @@ impl<T: Float, const NR: usize> Slab<'_, T, NR> {
             }
         }
     }
+}
+
+/// `WideTile::wide_tile` with as many registers as `tile.cols` needs.
+///
+/// # Safety
+/// As `WideTile::wide_tile`, with `tile.cols` at most `WIDE_VECTORS` registers wide.
+#[cfg(target_arch = "x86_64")]
+unsafe fn wide_tile_fitted<T: Float>(
+    a: *const T,
+    b: *const T,
+    depth: usize,
+    c: *mut T,
+    tile: TileShape,
+    next_tile: *const T,
+) {
+    let kernel = match (tile.cols * std::mem::size_of::<T>()).div_ceil(64) {
+        1 => T::wide_tile::<1>,
+        2 => T::wide_tile::<2>,
+        _ => T::wide_tile::<WIDE_VECTORS>,
+    };
+    // SAFETY: the caller's.
+    unsafe { kernel(a, b, depth, c, tile, next_tile) }
 }
 
 /// Where a register tile lands in `c`: the row stride, the valid rows and
@@ -533,31 +570,41 @@ fn pack_a<'a, T: Float, const MR: usize>(
 ) -> &'a [[T; MR]] {
     let (rows, depth) = a_block.dim();
     let panels = panel_slots(buffer, rows.div_ceil(MR) * depth);
-    let a_row_groups = a_block.axis_chunks_iter(Axis(0), MR);
-    for (panel, a_rows) in panels.chunks_exact_mut(depth).zip(a_row_groups) {
-        let rows: [Option<&[T]>; MR] = std::array::from_fn(|lane| {
-            (lane < a_rows.nrows())
-                .then(|| a_rows.row(lane).to_slice())
-                .flatten()
-        });
-        if rows.iter().all(Option::is_some) {
-            // MR contiguous rows: each slot is written once, in order.
-            let rows = rows.map(Option::unwrap_or_default);
-            for (p, slot) in panel.iter_mut().enumerate() {
-                *slot = std::array::from_fn(|lane| rows[lane][p]);
-            }
-            continue;
-        }
-        for (lane, a_row) in a_rows.rows().into_iter().enumerate() {
-            for (slot, &value) in panel.iter_mut().zip(a_row) {
-                slot[lane] = value;
-            }
-        }
-        for slot in panel.iter_mut() {
-            slot[a_rows.nrows()..].fill(T::zero());
-        }
+    for (index, panel) in panels.chunks_exact_mut(depth).enumerate() {
+        pack_a_panel(a_block, index, panel);
     }
     panels
+}
+
+/// Packs panel `index` of `a_block` (its rows `index·MR ..`) into `panel`.
+fn pack_a_panel<T: Float, const MR: usize>(
+    a_block: ArrayView2<T>,
+    index: usize,
+    panel: &mut [[T; MR]],
+) {
+    let row0 = index * MR;
+    let a_rows = a_block.slice(s![row0..(row0 + MR).min(a_block.nrows()), ..]);
+    let rows: [Option<&[T]>; MR] = std::array::from_fn(|lane| {
+        (lane < a_rows.nrows())
+            .then(|| a_rows.row(lane).to_slice())
+            .flatten()
+    });
+    if rows.iter().all(Option::is_some) {
+        // MR contiguous rows: each slot is written once, in order.
+        let rows = rows.map(Option::unwrap_or_default);
+        for (p, slot) in panel.iter_mut().enumerate() {
+            *slot = std::array::from_fn(|lane| rows[lane][p]);
+        }
+        return;
+    }
+    for (lane, a_row) in a_rows.rows().into_iter().enumerate() {
+        for (slot, &value) in panel.iter_mut().zip(a_row) {
+            slot[lane] = value;
+        }
+    }
+    for slot in panel.iter_mut() {
+        slot[a_rows.nrows()..].fill(T::zero());
+    }
 }
 
 /// The first `count` slots of `N` values in `buffer`, which grows to hold
@@ -646,6 +693,56 @@ mod tests {
         // SAFETY: `whole_b` writes every element when not interrupted, and nothing interrupts it.
         let got: Vec<f64> = c.into_iter().map(|v| unsafe { v.assume_init() }).collect();
         assert_eq!(Array2::from_shape_vec((m, n), got).unwrap(), want);
+    }
+
+    /// The grid (tasks of tiles, all of `a` and `b` packed first) on more threads than cores,
+    /// with several slabs and ragged tiles at both edges: exact, f64 and f32.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn grid_products_are_exact() {
+        if !(cpu_supported() && wide_vectors()) {
+            eprintln!("skipped: the cpu has no AVX-512");
+            return;
+        }
+        let (m, k, n) = (203, 700, 250);
+        let a = Array2::from_shape_fn((m, k), |(i, j)| ((i * 7 + j * 3) % 11) as f64 - 5.0);
+        let b = Array2::from_shape_fn((k, n), |(i, j)| ((i * 5 + j) % 13) as f64 - 6.0);
+        let want = a.dot(&b);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(7)
+            .build()
+            .unwrap();
+        let stop = Stop::current();
+        let mut c = vec![MaybeUninit::<f64>::uninit(); m * n];
+        pool.install(|| grid::grid::<f64, WIDE_MR, 24>(a.view(), b.view(), &mut c, 192, &stop));
+        // SAFETY: `grid` writes every element when not interrupted, and nothing interrupts it.
+        let got: Vec<f64> = c.into_iter().map(|v| unsafe { v.assume_init() }).collect();
+        assert_eq!(Array2::from_shape_vec((m, n), got).unwrap(), want);
+        let (a, b) = (a.mapv(|v| v as f32), b.mapv(|v| v as f32));
+        let mut c = vec![MaybeUninit::<f32>::uninit(); m * n];
+        pool.install(|| grid::grid::<f32, WIDE_MR, 48>(a.view(), b.view(), &mut c, 192, &stop));
+        // SAFETY: as above.
+        let got: Vec<f32> = c.into_iter().map(|v| unsafe { v.assume_init() }).collect();
+        assert_eq!(
+            Array2::from_shape_vec((m, n), got).unwrap(),
+            want.mapv(|v| v as f32)
+        );
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_grid_is_for_mid_sized_products_on_many_threads() {
+        let suits = |m, threads| grid::grid_suits::<f32, WIDE_MR, 48>(m, 300, 600, threads);
+        // 8 threads: 40 to 127 row panels of 8.
+        assert!(suits(600, 8));
+        assert!(!suits(300, 8), "4 panels a thread keep row blocks");
+        assert!(
+            !suits(1100, 8),
+            "17 panels a thread take several row blocks each"
+        );
+        assert!(!suits(600, 2), "few threads keep row blocks");
+        // Only wide tiles.
+        assert!(!grid::grid_suits::<f32, 6, 16>(600, 300, 600, 8));
     }
 
     #[test]
