@@ -669,6 +669,26 @@ mod tests {
     use super::*;
     use ndarray::Array2;
 
+    /// `a`, `b` and their product, of small integers: every product and sum is exact.
+    fn small_integer_product(
+        m: usize,
+        k: usize,
+        n: usize,
+    ) -> (Array2<f64>, Array2<f64>, Array2<f64>) {
+        let a = Array2::from_shape_fn((m, k), |(i, j)| ((i * 7 + j * 3) % 11) as f64 - 5.0);
+        let b = Array2::from_shape_fn((k, n), |(i, j)| ((i * 5 + j) % 13) as f64 - 6.0);
+        let want = a.dot(&b);
+        (a, b, want)
+    }
+
+    /// More threads than the machines that run the tests have cores.
+    fn seven_threads() -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(7)
+            .build()
+            .unwrap()
+    }
+
     /// Row blocks on more threads than cores, with all of a `b` of several slabs and more than
     /// `NC` columns packed first: every product is exact (small integers).
     #[test]
@@ -678,13 +698,8 @@ mod tests {
             return;
         }
         let (m, k, n) = (203, 700, NC + 50);
-        let a = Array2::from_shape_fn((m, k), |(i, j)| ((i * 7 + j * 3) % 11) as f64 - 5.0);
-        let b = Array2::from_shape_fn((k, n), |(i, j)| ((i * 5 + j) % 13) as f64 - 6.0);
-        let want = a.dot(&b);
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(7)
-            .build()
-            .unwrap();
+        let (a, b, want) = small_integer_product(m, k, n);
+        let pool = seven_threads();
         let blocks = row_blocks(m, 6, 7);
         let mut c = vec![MaybeUninit::<f64>::uninit(); m * n];
         pool.install(|| {
@@ -705,13 +720,8 @@ mod tests {
             return;
         }
         let (m, k, n) = (203, 700, 250);
-        let a = Array2::from_shape_fn((m, k), |(i, j)| ((i * 7 + j * 3) % 11) as f64 - 5.0);
-        let b = Array2::from_shape_fn((k, n), |(i, j)| ((i * 5 + j) % 13) as f64 - 6.0);
-        let want = a.dot(&b);
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(7)
-            .build()
-            .unwrap();
+        let (a, b, want) = small_integer_product(m, k, n);
+        let pool = seven_threads();
         let stop = Stop::current();
         let mut c = vec![MaybeUninit::<f64>::uninit(); m * n];
         pool.install(|| grid::grid::<f64, WIDE_MR, 24>(a.view(), b.view(), &mut c, 192, &stop));
