@@ -41,6 +41,11 @@ const WIDE_VECTORS: usize = 3;
 /// A tile row of `WIDE_VECTORS` 512-bit registers: the width when `wide_vectors()`.
 const WIDE_TILE_ROW_BYTES: usize = WIDE_VECTORS * 64;
 
+/// Whether tiles of `MR × NR` values of `T` are the wide ones (`WideTile::wide_tile`).
+const fn wide_tiles<T, const MR: usize, const NR: usize>() -> bool {
+    MR == WIDE_MR && NR * std::mem::size_of::<T>() == WIDE_TILE_ROW_BYTES
+}
+
 #[cfg(target_arch = "x86_64")]
 pub(super) fn cpu_supported() -> bool {
     is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")
@@ -309,7 +314,7 @@ impl<T: Float, const NR: usize> Slab<'_, T, NR> {
                 // panels hold `depth` steps of `WIDE_MR` and `WIDE_VECTORS`
                 // registers of values, and `c_tile` holds `tile`'s rows at stride `ldc`.
                 unsafe {
-                    if MR == WIDE_MR && NR * std::mem::size_of::<T>() == WIDE_TILE_ROW_BYTES {
+                    if wide_tiles::<T, MR, NR>() {
                         wide_tile_fitted(
                             a_panel.as_ptr().cast(),
                             b_panel.as_ptr().cast(),

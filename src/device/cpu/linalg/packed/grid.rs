@@ -4,8 +4,8 @@
 //! busy ones, which on a shared machine is where a product loses its time.
 
 use super::{
-    pack_a_panel, pack_b_panel, panel_jobs, panel_slots, whole_b_fits, wide_tile_fitted, TileShape,
-    WIDE_MR, WIDE_TILE_ROW_BYTES,
+    pack_a_panel, pack_b_panel, panel_jobs, panel_slots, whole_b_fits, wide_tile_fitted,
+    wide_tiles, TileShape,
 };
 use crate::base::interrupt::Stop;
 use crate::device::cpu::linalg::{Float, Panels};
@@ -120,10 +120,10 @@ pub(super) fn grid_suits<T: Float, const MR: usize, const NR: usize>(
 ) -> bool {
     const FROM_THREADS: usize = 8;
     const PANELS_A_THREAD: std::ops::Range<usize> = 5..16;
-    let wide = MR == WIDE_MR && NR * std::mem::size_of::<T>() == WIDE_TILE_ROW_BYTES;
     let packed = (n.div_ceil(NR) * NR + m.div_ceil(MR) * MR).saturating_mul(k);
     let panels = m.div_ceil(MR);
-    wide && threads >= FROM_THREADS
+    wide_tiles::<T, MR, NR>()
+        && threads >= FROM_THREADS
         && (PANELS_A_THREAD.start * threads..PANELS_A_THREAD.end * threads).contains(&panels)
         && whole_b_fits::<T>(packed)
 }
