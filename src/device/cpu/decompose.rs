@@ -1,4 +1,5 @@
-//! Dense matrix decompositions on the cpu with faer, over ndarray views of stacks of matrices.
+//! Dense matrix decompositions on the cpu with faer, over ndarray views of stacks of matrices
+//! (real symmetric eigenproblems reduce to tridiagonal form in `tridiagonal` instead).
 //! faer reads any strides, so an input is copied only where a factorisation works in place. A
 //! C-ordered matrix is the column-major storage of its transpose, which the LU functions use:
 //! Aᵀ = P⁻¹LU solves A x = b through its transpose, and inv(Aᵀ) stored column-major is inv(A) in
@@ -8,7 +9,7 @@
 //! one runs alone on all threads inside faer.
 
 use faer::dyn_stack::{MemBuffer, MemStack};
-use faer::linalg::evd::ComputeEigenvectors;
+use faer::linalg::evd::{ComputeEigenvectors, EvdError};
 use faer::linalg::lu::partial_pivoting::{
     factor as lu_factor, inverse as lu_inverse, solve as lu_solve,
 };
@@ -25,6 +26,9 @@ use num_traits::Float;
 use rayon::prelude::*;
 
 use super::{threads, CpuElement};
+
+mod tridiagonal;
+mod tridiagonal_eigenvalues;
 use crate::error::{linalg_error, Result};
 
 /// The element types faer decomposes: f32, f64, c64, c128.
@@ -33,19 +37,39 @@ pub trait Field: CpuElement + ComplexField<Real: CpuElement + Float + RealField>
     type Complex: Field<Real = Self::Real>;
     /// faer's complex number as that type (the same type, named through `Field`).
     fn complex(z: Complex<Self::Real>) -> Self::Complex;
+    /// Eigenvalues (ascending) of the Hermitian matrix whose lower triangle `lower` holds, and
+    /// with `vectors` its eigenvectors as columns (column-major): for real matrices through the
+    /// blocked reduction of `tridiagonal`, for complex ones through faer's.
+    fn hermitian_evd(
+        lower: MatRef<'_, Self>,
+        vectors: bool,
+        par: Par,
+    ) -> std::result::Result<(Vec<Self::Real>, Vec<Self>), EvdError>;
 }
 
 macro_rules! fields {
-    ($($t:ty => $complex:ty),*) => {$(
+    ($($t:ty => $complex:ty, $evd:path),*) => {$(
         impl Field for $t {
             type Complex = $complex;
             fn complex(z: $complex) -> $complex {
                 z
             }
+            fn hermitian_evd(
+                lower: MatRef<'_, $t>,
+                vectors: bool,
+                par: Par,
+            ) -> std::result::Result<(Vec<Self::Real>, Vec<$t>), EvdError> {
+                $evd(lower, vectors, par)
+            }
         }
     )*};
 }
-fields!(f32 => Complex<f32>, f64 => Complex<f64>, Complex<f32> => Complex<f32>, Complex<f64> => Complex<f64>);
+fields!(
+    f32 => Complex<f32>, tridiagonal::symmetric_evd,
+    f64 => Complex<f64>, tridiagonal::symmetric_evd,
+    Complex<f32> => Complex<f32>, faer_hermitian_evd,
+    Complex<f64> => Complex<f64>, faer_hermitian_evd
+);
 
 /// How each matrix of a `Stack` is stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -408,11 +432,6 @@ pub fn eigh<T: Field>(
     vectors: bool,
 ) -> Result<Spectrum<T::Real, Stack<T>>> {
     let n = a.first().map_or(0, |x| x.nrows());
-    let how = if vectors {
-        ComputeEigenvectors::Yes
-    } else {
-        ComputeEigenvectors::No
-    };
     let parts = each(a, elements(a), |&x, par| {
         // The lower triangle of Aᵀ is the upper one of A: its Hermitian matrix is conj(A)'s,
         // with the same eigenvalues and conjugated eigenvectors.
@@ -430,27 +449,12 @@ pub fn eigh<T: Field>(
         let source = real_diagonal
             .as_deref()
             .map_or(source, |c| MatRef::from_column_major_slice(c, n, n));
-        let mut w = vec![zero::<T>(); n];
-        let mut u = vec![zero::<T>(); if vectors { n * n } else { 0 }];
-        let mut mem = MemBuffer::new(faer::linalg::evd::self_adjoint_evd_scratch::<T>(
-            n,
-            how,
-            par,
-            Default::default(),
-        ));
-        faer::linalg::evd::self_adjoint_evd(
-            source,
-            faer::diag::DiagMut::from_slice_mut(&mut w),
-            vectors.then(|| columns_mut(&mut u, n, n)),
-            par,
-            MemStack::new(&mut mem),
-            Default::default(),
-        )
-        .map_err(|_| linalg_error("Eigenvalues did not converge"))?;
+        let (w, mut u) = T::hermitian_evd(source, vectors, par)
+            .map_err(|_| linalg_error("Eigenvalues did not converge"))?;
         if !lower {
             u.iter_mut().for_each(|x| *x = conj(x));
         }
-        Ok((w.iter().map(real).collect::<Vec<T::Real>>(), u))
+        Ok((w, u))
     })?;
     let mut values = Vec::with_capacity(n * parts.len());
     let mut us = Vec::new();
@@ -459,6 +463,37 @@ pub fn eigh<T: Field>(
         us.push(u);
     }
     Ok((values, vectors.then(|| join(us, n, n, Order::Columns))))
+}
+
+/// faer's eigendecomposition of a Hermitian matrix (see `Field::hermitian_evd`).
+fn faer_hermitian_evd<T: Field>(
+    lower: MatRef<'_, T>,
+    vectors: bool,
+    par: Par,
+) -> std::result::Result<(Vec<T::Real>, Vec<T>), EvdError> {
+    let n = lower.nrows();
+    let how = if vectors {
+        ComputeEigenvectors::Yes
+    } else {
+        ComputeEigenvectors::No
+    };
+    let mut w = vec![zero::<T>(); n];
+    let mut u = vec![zero::<T>(); if vectors { n * n } else { 0 }];
+    let mut mem = MemBuffer::new(faer::linalg::evd::self_adjoint_evd_scratch::<T>(
+        n,
+        how,
+        par,
+        Default::default(),
+    ));
+    faer::linalg::evd::self_adjoint_evd(
+        lower,
+        faer::diag::DiagMut::from_slice_mut(&mut w),
+        vectors.then(|| columns_mut(&mut u, n, n)),
+        par,
+        MemStack::new(&mut mem),
+        Default::default(),
+    )?;
+    Ok((w.iter().map(real).collect(), u))
 }
 
 /// Eigenvalues of each square matrix, complex, and with `vectors` the right eigenvectors as
