@@ -28,6 +28,7 @@ use rayon::prelude::*;
 use super::{threads, CpuElement};
 
 mod tridiagonal;
+mod tridiagonal_divide_conquer;
 mod tridiagonal_eigenvalues;
 use crate::error::{linalg_error, Result};
 

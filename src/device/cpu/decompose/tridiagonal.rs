@@ -5,9 +5,9 @@
 //! trailing matrix. LAPACK's `dsytrd` (`dlatrd` for a panel) instead keeps the rank-2 updates of a
 //! panel of `PANEL` columns aside: within the panel, the trailing matrix is only read (one
 //! symmetric matrix·vector product a column, corrected for the panel's pending updates), and
-//! after it the pending updates are one rank-2k update, a matrix product. faer's tridiagonal
-//! eigensolver and its blocked back-transformation do the rest; the eigenvalues alone come from
-//! `tridiagonal_eigenvalues` (LAPACK's `dsterf`).
+//! after it the pending updates are one rank-2k update, a matrix product. The tridiagonal
+//! matrix's eigenvectors come from `tridiagonal_divide_conquer` (LAPACK's `dstedc`) and faer's
+//! blocked back-transformation; the eigenvalues alone from `tridiagonal_eigenvalues` (`dsterf`).
 //!
 //! The result is stored as faer's own reduction stores it (the reflectors' essential parts below
 //! the subdiagonal, `T` on the diagonal and subdiagonal), so faer's back-transformation reads it.
@@ -24,6 +24,7 @@ use faer::{Accum, ColMut, Conj, MatMut, MatRef, Par};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::columns_mut;
+use super::tridiagonal_divide_conquer::tridiagonal_evd;
 use super::tridiagonal_eigenvalues::tridiagonal_eigenvalues;
 use crate::device::cpu::linalg::Float;
 
@@ -62,68 +63,80 @@ pub fn symmetric_evd<T: Real>(
             }
         })
         .collect();
-    if !vectors {
-        let mut d: Vec<f64> = diagonal.iter().map(|&x| x.into()).collect();
-        let mut e: Vec<f64> = subdiagonal.iter().map(|&x| x.into()).collect();
-        if tridiagonal_eigenvalues(&mut d, &mut e) {
-            return Ok((d.into_iter().map(from_f64::<T>).collect(), Vec::new()));
-        }
+    let mut d: Vec<f64> = diagonal.iter().map(|&x| x.into()).collect();
+    let mut e: Vec<f64> = subdiagonal.iter().map(|&x| x.into()).collect();
+    if vectors {
+        let mut vectors = vec![0.0; n * n];
+        tridiagonal_evd(&mut d, &e[..n.saturating_sub(1)], &mut vectors, par)?;
+        let values = d.into_iter().map(from_f64::<T>).collect();
+        let mut u: Vec<T> = vectors.into_iter().map(from_f64::<T>).collect();
+        back_transform(&a, &taus, &mut u, n, par);
+        return Ok((values, u));
     }
-    let how = if vectors {
-        ComputeEigenvectors::Yes
-    } else {
-        ComputeEigenvectors::No
-    };
+    if tridiagonal_eigenvalues(&mut d, &mut e) {
+        return Ok((d.into_iter().map(from_f64::<T>).collect(), Vec::new()));
+    }
     let mut mem = MemBuffer::new(evd::self_adjoint_evd_scratch::<T>(
         n,
-        how,
+        ComputeEigenvectors::No,
         par,
         Default::default(),
     ));
-    let stack = MemStack::new(&mut mem);
     let mut values = vec![T::zero(); n];
-    let mut u = vec![T::zero(); if vectors { n * n } else { 0 }];
     evd::tridiagonal_self_adjoint_evd(
         DiagRef::from_slice(&diagonal),
         DiagRef::from_slice(&subdiagonal),
         DiagMut::from_slice_mut(&mut values),
-        vectors.then(|| columns_mut(&mut u, n, n)),
+        None,
         par,
-        stack,
+        MemStack::new(&mut mem),
         Default::default(),
     )?;
-    if vectors && n > 1 {
-        let reflectors = MatRef::from_column_major_slice(&a, n, n).submatrix(1, 0, n - 1, n - 1);
-        let block = faer::linalg::qr::no_pivoting::factor::recommended_block_size::<T>(n, n);
-        let mut factor = vec![T::zero(); block * (n - 1)];
-        let mut factor = columns_mut(&mut factor, block, n - 1);
-        // As faer's own reduction ends: each block of reflectors' triangular factor, from the taus.
-        let mut j = 0;
-        while j < n - 1 {
-            let b = block.min(n - 1 - j);
-            let mut h = factor.rb_mut().submatrix_mut(0, j, b, b);
-            for k in 0..b {
-                h[(k, k)] = taus[j + k];
-            }
-            householder::upgrade_householder_factor(
-                h,
-                reflectors.submatrix(j, j, n - 1 - j, b),
-                b,
-                1,
-                par,
-            );
-            j += b;
-        }
-        householder::apply_block_householder_sequence_on_the_left_in_place_with_conj(
-            reflectors,
-            factor.rb(),
-            Conj::No,
-            columns_mut(&mut u, n, n).subrows_mut(1, n - 1),
-            par,
-            stack,
-        );
+    Ok((values, Vec::new()))
+}
+
+/// Turns the eigenvectors `u` of the tridiagonal matrix into those of the matrix `reduce` left in
+/// `a`, by its reflectors (with the blocked `T` factors faer's own reduction would have made).
+fn back_transform<T: Real>(a: &[T], taus: &[T], u: &mut [T], n: usize, par: Par) {
+    if n < 2 {
+        return;
     }
-    Ok((values, u))
+    let reflectors = MatRef::from_column_major_slice(a, n, n).submatrix(1, 0, n - 1, n - 1);
+    let block = faer::linalg::qr::no_pivoting::factor::recommended_block_size::<T>(n, n);
+    let mut factor = vec![T::zero(); block * (n - 1)];
+    let mut factor = columns_mut(&mut factor, block, n - 1);
+    // As faer's own reduction ends: each block of reflectors' triangular factor, from the taus.
+    let mut j = 0;
+    while j < n - 1 {
+        let b = block.min(n - 1 - j);
+        let mut h = factor.rb_mut().submatrix_mut(0, j, b, b);
+        for k in 0..b {
+            h[(k, k)] = taus[j + k];
+        }
+        householder::upgrade_householder_factor(
+            h,
+            reflectors.submatrix(j, j, n - 1 - j, b),
+            b,
+            1,
+            par,
+        );
+        j += b;
+    }
+    let mut mem = MemBuffer::new(
+        householder::apply_block_householder_sequence_on_the_left_in_place_scratch::<T>(
+            n - 1,
+            block,
+            n,
+        ),
+    );
+    householder::apply_block_householder_sequence_on_the_left_in_place_with_conj(
+        reflectors,
+        factor.rb(),
+        Conj::No,
+        columns_mut(u, n, n).subrows_mut(1, n - 1),
+        par,
+        MemStack::new(&mut mem),
+    );
 }
 
 /// Reduces the column-major `n × n` symmetric matrix in `a` (its lower triangle) to tridiagonal
