@@ -163,6 +163,9 @@ inputs = dict(
     syms=normal(50, 4, 4),
     symf=normal(5, 5).astype(np.float32),
     syml=normal(2, 40, 40),
+    symh=normal(300, 300),
+    symhf=normal(300, 300).astype(np.float32),
+    flat=np.ones((200, 200)),
     tall=normal(6, 4),
     wide=normal(3, 5),
     tallc=cnormal(6, 4),
@@ -200,10 +203,10 @@ for name, value in inputs.items():
 
 const INPUTS: &[&str] = &[
     "sq", "sqf", "sqc", "sqcf", "big", "stack", "small", "larges", "ints", "sing", "pd", "pdf",
-    "pdc", "pds", "pdl", "sym", "herm", "syms", "symf", "syml", "tall", "wide", "tallc", "widec",
-    "tallf", "rects", "rsmall", "wsmall", "rlarge", "vec", "vecf", "vecc", "vec6", "vec3", "rhs",
-    "rhs6", "rhss", "rsm", "rhl", "gen", "genc", "gens", "upper", "m54", "m43", "m36", "v3", "w3",
-    "v2", "w2",
+    "pdc", "pds", "pdl", "sym", "herm", "syms", "symf", "syml", "symh", "symhf", "flat", "tall",
+    "wide", "tallc", "widec", "tallf", "rects", "rsmall", "wsmall", "rlarge", "vec", "vecf",
+    "vecc", "vec6", "vec3", "rhs", "rhs6", "rhss", "rsm", "rhl", "gen", "genc", "gens", "upper",
+    "m54", "m43", "m36", "v3", "w3", "v2", "w2",
 ];
 
 /// One case: arr's expression, how many results it returns (0: one value, k: a tuple of k) and
@@ -299,6 +302,10 @@ const CASES: &[(&str, usize, &str)] = &[
     ("linalg.eigh(syms)", 2, "eigh(got, syms)"),
     ("linalg.eigh(syml)", 2, "eigh(got, syml)"),
     ("linalg.eigh(symf)", 2, "eigh(got, symf)"),
+    // large enough for the divide and conquer's merges (blocks of at most 64 rows are leaves)
+    ("linalg.eigh(symh)", 2, "eigh(got, symh)"),
+    ("linalg.eigh(symhf)", 2, "eigh(got, symhf)"),
+    ("linalg.eigh(flat)", 2, "eigh(got, flat)"),
     ("linalg.eigvalsh(sym)", 0, "same(got, np.linalg.eigvalsh(sym))"),
     ("linalg.eigvalsh(sym, UPLO=\"U\")", 0, "same(got, np.linalg.eigvalsh(sym, UPLO='U'))"),
     ("linalg.eigvalsh(herm)", 0, "same(got, np.linalg.eigvalsh(herm))"),

@@ -709,20 +709,38 @@ mod tests {
     }
 
     #[test]
-    fn matrices_that_deflate() {
+    fn matrices_that_deflate_on_one_thread_and_a_team() {
         let n = 300;
         // Wilkinson's matrix: pairs of nearly equal eigenvalues.
-        let d: Vec<f64> = (0..n).map(|i| (i as f64 - (n / 2) as f64).abs()).collect();
-        check(&d, &vec![1.0; n - 1], Par::Seq);
+        let wilkinson: Vec<f64> = (0..n).map(|i| (i as f64 - (n / 2) as f64).abs()).collect();
         // Equal diagonal entries and a few couplings: many equal eigenvalues.
-        let e: Vec<f64> = (0..n - 1)
+        let few: Vec<f64> = (0..n - 1)
             .map(|i| if i % 50 == 0 { 1.0 } else { 0.0 })
             .collect();
-        check(&vec![2.0; n], &e, Par::Seq);
-        // The identity plus a tiny off-diagonal, a graded matrix, and zero.
-        check(&vec![1.0; n], &vec![1e-20; n - 1], Par::Seq);
         let graded: Vec<f64> = (0..n).map(|i| 10f64.powi(-(i as i32) / 20)).collect();
-        check(&graded, &graded[1..], Par::Seq);
-        check(&vec![0.0; n], &vec![0.0; n - 1], Par::Seq);
+        let cases = [
+            (wilkinson, vec![1.0; n - 1]),
+            (vec![2.0; n], few),
+            // The identity plus a tiny off-diagonal, a graded matrix, and zero.
+            (vec![1.0; n], vec![1e-20; n - 1]),
+            (graded.clone(), graded[1..].to_vec()),
+            (vec![0.0; n], vec![0.0; n - 1]),
+        ];
+        let team = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        for (d, e) in &cases {
+            check(d, e, Par::Seq);
+            team.install(|| check(d, e, Par::rayon(0)));
+        }
+    }
+
+    #[test]
+    fn nan_in_nan_out() {
+        let mut d = vec![1.0, f64::NAN, 2.0];
+        let mut u = vec![0.0; 9];
+        tridiagonal_evd(&mut d, &[1.0, 1.0], &mut u, Par::Seq).expect("no error, as NumPy");
+        assert!(d.iter().chain(&u).all(|x| x.is_nan()));
     }
 }
