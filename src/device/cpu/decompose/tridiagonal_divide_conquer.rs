@@ -14,7 +14,7 @@ use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::evd::{self, ComputeEigenvectors, EvdError};
 use faer::linalg::matmul::matmul;
 use faer::reborrow::{Reborrow, ReborrowMut};
-use faer::{Accum, MatMut, MatRef, Par};
+use faer::{Accum, MatMut, Par};
 use rayon::prelude::*;
 
 /// Blocks of at most this many rows are solved by faer's QR iteration.
@@ -269,18 +269,14 @@ fn merge(
         let (q1, _, _, q2) = q.rb().split_at(m, m);
         let (v_top, v_bottom) = v.rb().split_at_row(m);
         let (top, bottom) = products.rb_mut().split_at_row_mut(m);
-        multiply(top, q1, v_top, par);
-        multiply(bottom, q2, v_bottom, par);
+        matmul(top, Accum::Replace, q1, v_top, 1.0, par);
+        matmul(bottom, Accum::Replace, q2, v_bottom, 1.0, par);
     }
     q.copy_from(products.rb());
     for (x, (value, _)) in d.iter_mut().zip(&columns) {
         *x = *value;
     }
     Ok(())
-}
-
-fn multiply(out: MatMut<'_, f64>, a: MatRef<'_, f64>, b: MatRef<'_, f64>, par: Par) {
-    matmul(out, Accum::Replace, a, b, 1.0, par);
 }
 
 /// The order of the rows of two ascending halves merged into one ascending sequence.
