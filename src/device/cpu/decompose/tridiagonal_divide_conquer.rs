@@ -154,21 +154,20 @@ fn merge(
     let n = d.len();
     let sign = if rho < 0.0 { -1.0 } else { 1.0 };
     let half = std::f64::consts::FRAC_1_SQRT_2;
-    let z: Vec<f64> = (0..n)
-        .map(|i| {
-            if i < m {
-                q[(m - 1, i)] * half
-            } else {
-                sign * q[(m, i)] * half
-            }
-        })
-        .collect();
+    // z: the last row of Q1 and the first of Q2 (signed as rho), normalized.
+    let z = |i: usize| {
+        if i < m {
+            q[(m - 1, i)] * half
+        } else {
+            sign * q[(m, i)] * half
+        }
+    };
     let rho = 2.0 * rho.abs();
 
     // The sorted basis: `order[k]` is the row of `diag(Q1, Q2)`'s basis at sorted position k.
     let order = merged_order(&d[..m], &d[m..], m);
     let mut ds: Vec<f64> = order.iter().map(|&i| d[i]).collect();
-    let mut zs: Vec<f64> = order.iter().map(|&i| z[i]).collect();
+    let mut zs: Vec<f64> = order.iter().map(|&i| z(i)).collect();
     let dmax = ds.iter().fold(0.0f64, |a, x| a.max(x.abs()));
     let zmax = zs.iter().fold(0.0f64, |a, x| a.max(x.abs()));
     let tol = 8.0 * EPS * dmax.max(zmax);
