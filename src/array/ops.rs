@@ -71,6 +71,15 @@ fn common_device(operands: &[Operand]) -> Result<Option<Device>> {
 }
 
 fn broadcast_all(operands: &[Operand]) -> Result<Dims> {
+    let mut shapes = operands
+        .iter()
+        .map(Operand::shape)
+        .filter(|s| !s.is_empty());
+    let first = shapes.next().unwrap_or_default();
+    if shapes.all(|s| s == first) {
+        // The common case, told without building shapes.
+        return Ok(Dims::from_slice(first));
+    }
     let mut shape = Dims::new();
     for o in operands {
         if shape.is_empty() {
@@ -165,7 +174,7 @@ pub fn apply(row: &ElementwiseOp, operands: &[Operand]) -> Result<Array> {
     check_values(row, operands)?;
     let shape = broadcast_all(operands)?;
     let exprs = inputs(&sig, operands, &shape, None)?;
-    let expr = Expr::apply(row.op, exprs, sig.output);
+    let expr = Expr::apply_args(row.op, exprs, sig.output);
     match device {
         Some(d) => Array::planned(d, &shape, expr),
         None => {
@@ -182,7 +191,7 @@ pub fn apply_scalars(row: &ElementwiseOp, values: &[Scalar]) -> Result<Scalar> {
     let sig = resolve::resolve(row, &args)?;
     check_values(row, &operands)?;
     let exprs = inputs(&sig, &operands, &[], None)?;
-    plan::compute_scalar(Expr::apply(row.op, exprs, sig.output))
+    plan::compute_scalar(Expr::apply_args(row.op, exprs, sig.output))
 }
 
 /// `target op= value` in place (NumPy's `x *= 5`): computed in the promoted dtype, then cast to
@@ -204,7 +213,7 @@ pub fn apply_in_place(row: &ElementwiseOp, target: &Array, others: &[Operand]) -
         )));
     }
     let exprs = inputs(&sig, &operands, &shape, Some(target))?;
-    let expr = Expr::apply(row.op, exprs, sig.output).cast(target.dtype());
+    let expr = Expr::apply_args(row.op, exprs, sig.output).cast(target.dtype());
     plan::write(&target.operand(), expr)
 }
 

@@ -30,11 +30,23 @@ pub fn shape_size(shape: &[usize]) -> Result<usize> {
 pub type Dims = smallvec::SmallVec<[usize; 4]>;
 pub type Strides = smallvec::SmallVec<[isize; 4]>;
 
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, Eq)]
 pub struct Layout {
     pub shape: Dims,
     pub strides: Strides,
     pub offset: usize,
+}
+
+impl PartialEq for Layout {
+    /// Compared axis by axis: layouts have few axes, fewer than a call to `memcmp` is worth.
+    fn eq(&self, other: &Layout) -> bool {
+        fn same<T: PartialEq>(a: &[T], b: &[T]) -> bool {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+        }
+        self.offset == other.offset
+            && same(&self.shape, &other.shape)
+            && same(&self.strides, &other.strides)
+    }
 }
 
 impl Clone for Layout {
@@ -52,6 +64,14 @@ impl Clone for Layout {
 impl Layout {
     /// C-order layout of a fresh buffer.
     pub fn contiguous(shape: &[usize]) -> Layout {
+        if let [n] = shape {
+            // The common case, without the loop over axes.
+            return Layout {
+                shape: smallvec::smallvec![*n],
+                strides: smallvec::smallvec![1],
+                offset: 0,
+            };
+        }
         let mut strides = Strides::from_elem(0, shape.len());
         let mut step = 1isize;
         for (stride, &n) in strides.iter_mut().zip(shape).rev() {
@@ -120,6 +140,9 @@ impl Layout {
 
     /// This layout seen with `shape` by NumPy's broadcasting rules (stride 0 on stretched axes).
     pub fn broadcast_to(&self, shape: &[usize]) -> Result<Layout> {
+        if *self.shape == *shape {
+            return Ok(self.clone());
+        }
         let extra = shape.len().checked_sub(self.ndim()).ok_or_else(|| {
             shape_error(format!(
                 "cannot broadcast shape {} to {}",

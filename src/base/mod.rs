@@ -4,6 +4,7 @@
 
 pub mod dtype;
 pub mod element;
+pub mod few;
 pub mod interrupt;
 pub mod layout;
 pub mod scalar;

@@ -52,6 +52,28 @@ impl Scalar {
 
     /// True for an integer (or bool) value that `dtype` cannot hold: NEP 50 refuses
     /// `u8_array + 300` rather than wrapping the 300.
+    /// The same value, bit for bit (`0.0` and `-0.0` differ, a NaN is itself).
+    pub fn identical(&self, other: &Scalar) -> bool {
+        self.bits() == other.bits()
+    }
+
+    /// A hash of the value's bits and `dtype`, for small caches of constants.
+    pub fn bits_hash(&self, dtype: DType) -> u64 {
+        let (kind, a, b) = self.bits();
+        let mixed = (a ^ b.rotate_left(29) ^ kind.rotate_left(53)).wrapping_add(dtype as u64);
+        mixed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32
+    }
+
+    fn bits(&self) -> (u64, u64, u64) {
+        match *self {
+            Scalar::Bool(v) => (0, u64::from(v), 0),
+            Scalar::Int(v) => (1, v as u64, 0),
+            Scalar::UInt(v) => (2, v, 0),
+            Scalar::Float(v) => (3, v.to_bits(), 0),
+            Scalar::Complex(re, im) => (4, re.to_bits(), im.to_bits()),
+        }
+    }
+
     pub fn out_of_range_for(self, dtype: DType) -> bool {
         let value: i128 = match self {
             Scalar::Int(i) => i as i128,

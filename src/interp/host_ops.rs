@@ -3,6 +3,7 @@
 //! layer's table of operations as soon as an array is involved.
 
 use std::rc::Rc;
+use std::sync::OnceLock;
 
 use crate::array::ops::{self, Operand};
 use crate::base::Scalar;
@@ -136,9 +137,13 @@ fn same_value(l: &Value, r: &Value) -> bool {
     }
 }
 
-/// The row of the table an operator spells.
+/// The row of the table an operator spells (found once per operator: statements in a loop ask
+/// again and again).
 fn row_of(op: BinOp) -> &'static table::ElementwiseOp {
-    table::by_symbol(op.symbol(), true)
+    const OPERATORS: usize = crate::syntax::ast::ALL_BINARY.len();
+    static ROWS: [OnceLock<&'static table::ElementwiseOp>; OPERATORS] =
+        [const { OnceLock::new() }; OPERATORS];
+    ROWS[op as usize].get_or_init(|| table::by_symbol(op.symbol(), true))
 }
 
 fn array_op(interp: &mut Interpreter, op: BinOp, l: &Value, r: &Value) -> Result<Value> {

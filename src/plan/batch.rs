@@ -175,7 +175,7 @@ pub fn has_pending() -> bool {
 pub fn pending_positions() -> Vec<u64> {
     BATCH.with(|b| {
         let roots = b.borrow().roots();
-        expr::positions(&Expr::topological(&roots.iter().collect::<Vec<_>>()))
+        expr::positions(&Expr::topological(&roots.iter().collect::<Vec<_>>())).into_vec()
     })
 }
 
@@ -245,12 +245,12 @@ pub fn inputs(shape: &[usize], operands: &[Operand], target: Option<&Operand>) -
     }
     let mut exprs = Args::new();
     for operand in operands {
-        let layout = operand.layout.broadcast_to(shape)?;
-        let overlaps_target =
-            target.is_some_and(|t| t.storage.same(operand.storage) && *t.layout != layout);
         exprs.push(match operand.storage {
             Storage::Pending(p) if p.result().is_none() => p.expr().expect("not computed yet"),
             storage => {
+                let layout = operand.layout.broadcast_to(shape)?;
+                let overlaps_target =
+                    target.is_some_and(|t| t.storage.same(operand.storage) && *t.layout != layout);
                 let buffer = buffer_of(storage);
                 let substituted = BATCH.with(|b| {
                     b.borrow()

@@ -4,13 +4,15 @@
 //! its own. Contiguous leaves are read in place; strided ones are gathered first, and strided
 //! outputs scattered after. No temporary as large as the arrays exists, whatever the plan.
 
+mod kept;
+
 use rayon::prelude::*;
 use smallvec::SmallVec;
 
-use super::cpu_math::{ComplexMath, Math};
+use super::cpu_loops::{cast_loop, op_loop};
 use super::expr::{Expr, NodeKind};
-use super::table::Op;
-use crate::base::element::{c128, c64, cast, Element};
+use crate::base::element::Element;
+use crate::base::few::Few;
 use crate::base::interrupt::Stop;
 use crate::base::layout::{collapse, Dims, Layout};
 use crate::base::{DType, Scalar};
@@ -18,6 +20,7 @@ use crate::device::cpu::threads;
 use crate::device::Buffer;
 use crate::error::{Error, ErrorKind, Result};
 use crate::with_dtype;
+use kept::Built;
 
 /// Elements per chunk: 8 KB registers for f64 keep a plan's chunks in L1/L2.
 pub const CHUNK: usize = 1024;
@@ -63,6 +66,16 @@ pub(crate) struct Program {
     /// For each step, the store whose contiguous destination it computes into directly (no
     /// register, no copy): one no leaf reads, so writing early cannot change what is read.
     direct: SmallVec<[Option<usize>; 8]>,
+    /// The constants' registers, when the program is kept for passes to come.
+    constants: Constants,
+}
+
+/// Registers of a program's constants filled once, `width` elements each, at `at[step]`.
+#[derive(Default)]
+struct Constants {
+    words: Vec<u128>,
+    at: SmallVec<[usize; 8]>,
+    width: usize,
 }
 
 fn raw(buffer: &Buffer) -> usize {
@@ -99,6 +112,7 @@ impl Program {
             leaves: Sources::new(),
             stores: Stores::new(),
             direct: SmallVec::new(),
+            constants: Constants::default(),
         };
         let Program {
             steps,
@@ -184,38 +198,56 @@ impl Program {
         watch: Option<usize>,
         mut sink: impl FnMut(*const u8, usize),
     ) {
+        // Slices taken once: indexing the small vectors checks where they live every time.
+        let (steps, leaves, direct, stores) = (
+            &self.steps[..],
+            &self.leaves[..],
+            &self.direct[..],
+            &self.stores[..],
+        );
         let width = CHUNK.min(end - start);
+        let filled = width <= self.constants.width;
         let needs_register = |i: usize, step: &Step| match step {
-            Step::Load { leaf } => !self.leaves[*leaf].layout.is_contiguous(),
-            _ => self.direct[i].is_none(),
+            Step::Load { leaf } => !leaves[*leaf].layout.is_contiguous(),
+            Step::Constant(_) => !filled,
+            _ => direct[i].is_none(),
         };
         // One uninitialised arena: every loop and gather writes a register before it is read.
-        let mut at: SmallVec<[usize; 16]> = SmallVec::with_capacity(self.steps.len());
+        let (mut at_inline, mut at_spilled) = ([0; INLINE_STEPS], Vec::new());
+        let at = scratch(&mut at_inline, &mut at_spilled, steps.len(), 0);
         let mut words = 0;
-        for (i, (step, dtype)) in self.steps.iter().enumerate() {
-            at.push(words);
+        for (i, (step, dtype)) in steps.iter().enumerate() {
+            at[i] = words;
             if needs_register(i, step) {
                 words += (width * dtype.size()).div_ceil(16);
             }
         }
+        let at = &*at;
         let mut arena = Arena::take(words);
         let base = arena.0.as_mut_ptr();
         // SAFETY: every offset lies inside the arena's capacity.
         let register = |i: usize| unsafe { base.add(at[i]) } as *mut u8;
-        for (i, (step, dtype)) in self.steps.iter().enumerate() {
-            if let Step::Constant(s) = step {
-                fill(register(i), width, *s, *dtype);
+        for (i, (step, dtype)) in steps.iter().enumerate() {
+            match step {
+                Step::Constant(s) if !filled => fill(register(i), width, *s, *dtype),
+                _ => {}
             }
         }
-        let mut pointers: SmallVec<[*const u8; 16]> =
-            smallvec::smallvec![std::ptr::null(); self.steps.len()];
+        let null = std::ptr::null();
+        let (mut pointers_inline, mut pointers_spilled) = ([null; INLINE_STEPS], Vec::new());
+        let pointers = scratch(
+            &mut pointers_inline,
+            &mut pointers_spilled,
+            steps.len(),
+            null,
+        );
         let mut chunk_start = start;
         while chunk_start < end {
             let n = CHUNK.min(end - chunk_start);
-            for (i, (step, _)) in self.steps.iter().enumerate() {
+            for (i, (step, _)) in steps.iter().enumerate() {
                 pointers[i] = match step {
                     Step::Load { leaf } => {
-                        let source = &self.leaves[*leaf];
+                        let source = &leaves[*leaf];
                         match contiguous_run(&source.layout, chunk_start) {
                             Some(offset) => (source.pointer + offset * source.size) as *const u8,
                             None => {
@@ -227,15 +259,16 @@ impl Program {
                             }
                         }
                     }
+                    Step::Constant(_) if filled => self.constants.register(i),
                     Step::Constant(_) => register(i) as *const u8,
                     Step::Compute { run, args } => {
                         let mut inputs = [std::ptr::null(); 3];
                         for (input, &a) in inputs.iter_mut().zip(args.iter()) {
                             *input = pointers[a];
                         }
-                        let out = match self.direct[i] {
+                        let out = match direct[i] {
                             Some(k) => {
-                                let d = &self.stores[k].1;
+                                let d = &stores[k].1;
                                 (d.pointer + (d.layout.offset + chunk_start) * d.size) as *mut u8
                             }
                             None => register(i),
@@ -250,8 +283,8 @@ impl Program {
             if let Some(w) = watch {
                 sink(pointers[w], n);
             }
-            for (k, (node, destination)) in self.stores.iter().enumerate() {
-                if self.direct[*node] == Some(k) {
+            for (k, (node, destination)) in stores.iter().enumerate() {
+                if direct[*node] == Some(k) {
                     continue;
                 }
                 // SAFETY: the destination layout lies inside its buffer; chunks of different
@@ -261,6 +294,24 @@ impl Program {
             chunk_start += n;
         }
     }
+}
+
+/// Programs of up to this many steps keep their per-pass scratch (register offsets, chunk
+/// pointers) on the stack.
+const INLINE_STEPS: usize = 16;
+
+/// `len` items of scratch, in `inline` when they fit.
+fn scratch<'a, T: Copy>(
+    inline: &'a mut [T; INLINE_STEPS],
+    spilled: &'a mut Vec<T>,
+    len: usize,
+    value: T,
+) -> &'a mut [T] {
+    if len <= INLINE_STEPS {
+        return &mut inline[..len];
+    }
+    spilled.resize(len, value);
+    spilled
 }
 
 thread_local! {
@@ -321,34 +372,6 @@ fn writes_after_reads(
         .map(|(i, _)| i)
         .max();
     last_reader.is_none_or(|last| last <= node) && !stores.iter().any(|(n, _)| loads_aliased(*n))
-}
-
-/// Up to three items (a loop's arguments) without a heap allocation.
-#[derive(Clone, Copy)]
-struct Few<T: Copy + Default> {
-    items: [T; 3],
-    len: usize,
-}
-
-impl<T: Copy + Default> FromIterator<T> for Few<T> {
-    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Few<T> {
-        let mut few = Few {
-            items: [T::default(); 3],
-            len: 0,
-        };
-        for item in iter {
-            few.items[few.len] = item;
-            few.len += 1;
-        }
-        few
-    }
-}
-
-impl<T: Copy + Default> std::ops::Deref for Few<T> {
-    type Target = [T];
-    fn deref(&self) -> &[T] {
-        &self.items[..self.len]
-    }
 }
 
 /// The buffer offset where elements `[start, start + CHUNK)` of a contiguous layout begin.
@@ -482,7 +505,13 @@ pub fn run(shape: &[usize], outputs: &[(Buffer, Layout, Expr)], nodes: &[Expr]) 
     let roots: SmallVec<[&Expr; 4]> = outputs.iter().map(|(_, _, e)| e).collect();
     let destinations: SmallVec<[(&Buffer, &Layout); 4]> =
         outputs.iter().map(|(b, l, _)| (b, l)).collect();
-    let program = Program::of_nodes(shape, nodes, &roots, &destinations);
+    let built = Built::find_or_build(shape, nodes, &roots, &destinations);
+    let ran = run_program(&built.program);
+    built.keep();
+    ran
+}
+
+fn run_program(program: &Program) -> Result<()> {
     let size = program.size();
     if size >= PARALLEL_FROM {
         // Each task is a few hundred microseconds of work: an interrupt stops the pass at the
@@ -571,6 +600,7 @@ impl Program {
         Program {
             shape: layout.shape.clone(),
             direct: smallvec::smallvec![None; steps.len()],
+            constants: Constants::default(),
             steps,
             leaves: smallvec::smallvec![Source {
                 pointer,
@@ -582,262 +612,36 @@ impl Program {
     }
 }
 
-// ---- loops ----
-
-const fn op_of(code: u8) -> Op {
-    // SAFETY: only called with `Op::X as u8` constants.
-    unsafe { std::mem::transmute::<u8, Op>(code) }
-}
-
-/// Elements per block of `map`: all of a block's inputs are read before any of its outputs is
-/// written, so an output may be one of the inputs (in place, element for element: `x *= 5`
-/// computes into `x`), and the block's fixed length lets the compiler vectorise it.
-const BLOCK: usize = 16;
-
-/// `out[i] = f(i)` for `i < n`, where `f` reads element `i` of the inputs.
-///
-/// # Safety
-/// `out` has room for `n` elements of `O`; `f(i)` reads only element `i` of memory that is
-/// either not `out` or exactly `out`.
-#[inline(always)]
-unsafe fn map<O>(n: usize, out: *mut u8, f: impl Fn(usize) -> O) {
-    let out = out as *mut O;
-    let mut start = 0;
-    while start + BLOCK <= n {
-        let mut block = [const { std::mem::MaybeUninit::<O>::uninit() }; BLOCK];
-        for (k, slot) in block.iter_mut().enumerate() {
-            slot.write(f(start + k));
-        }
-        std::ptr::copy_nonoverlapping(block.as_ptr() as *const O, out.add(start), BLOCK);
-        start += BLOCK;
-    }
-    for i in start..n {
-        out.add(i).write(f(i));
+impl Constants {
+    fn register(&self, step: usize) -> *const u8 {
+        // SAFETY: `at` holds offsets inside `words`.
+        unsafe { self.words.as_ptr().add(self.at[step]) as *const u8 }
     }
 }
 
-// The loops below name their operation `op_of(OP)` inside the closure, a constant there, so
-// that the closure shrinks to the operation's own instructions and is inlined into `map`.
-
-/// Element `i` of a loop input of type `T`.
-///
-/// # Safety
-/// `input` points at more than `i` elements of `T`.
-#[inline(always)]
-unsafe fn at<T: Copy>(input: *const u8, i: usize) -> T {
-    (input as *const T).add(i).read()
-}
-
-unsafe fn map2<T: Math, const OP: u8>(n: usize, ins: &[*const u8], out: *mut u8) {
-    let (a, b) = (ins[0], ins[1]);
-    map(n, out, |i| T::binary(op_of(OP), at(a, i), at(b, i)));
-}
-
-unsafe fn compare2<T: Math, const OP: u8>(n: usize, ins: &[*const u8], out: *mut u8) {
-    let (a, b) = (ins[0], ins[1]);
-    map(n, out, |i| T::compare(op_of(OP), at(a, i), at(b, i)));
-}
-
-unsafe fn map1<T: Math, const OP: u8>(n: usize, ins: &[*const u8], out: *mut u8) {
-    let a = ins[0];
-    map(n, out, |i| T::unary(op_of(OP), at(a, i)));
-}
-
-unsafe fn test1<T: Math, const OP: u8>(n: usize, ins: &[*const u8], out: *mut u8) {
-    let a = ins[0];
-    map(n, out, |i| T::predicate(op_of(OP), at(a, i)));
-}
-
-unsafe fn part1<T: ComplexMath, const OP: u8>(n: usize, ins: &[*const u8], out: *mut u8) {
-    let a = ins[0];
-    map(n, out, |i| T::part(op_of(OP), at(a, i)));
-}
-
-unsafe fn choose<T: Copy>(n: usize, ins: &[*const u8], out: *mut u8) {
-    let (c, a, b) = (ins[0], ins[1], ins[2]);
-    map(n, out, |i| {
-        if at::<bool>(c, i) {
-            at::<T>(a, i)
-        } else {
-            at::<T>(b, i)
-        }
-    });
-}
-
-unsafe fn clip<T: Math>(n: usize, ins: &[*const u8], out: *mut u8) {
-    let (x, low, high) = (ins[0], ins[1], ins[2]);
-    map(n, out, |i| T::clip(at(x, i), at(low, i), at(high, i)));
-}
-
-/// `int64 < uint64` and friends, compared exactly (NumPy's `qQ->?` loops).
-unsafe fn compare_mixed<A: Element + Into<i128>, B: Element + Into<i128>, const OP: u8>(
-    n: usize,
-    ins: &[*const u8],
-    out: *mut u8,
-) {
-    let (a, b) = (ins[0], ins[1]);
-    map(n, out, |i| {
-        let (x, y): (i128, i128) = (at::<A>(a, i).into(), at::<B>(b, i).into());
-        i128_compare(op_of(OP), x, y)
-    });
-}
-
-#[inline(always)]
-fn i128_compare(op: Op, a: i128, b: i128) -> bool {
-    match op {
-        Op::Equal => a == b,
-        Op::NotEqual => a != b,
-        Op::Less => a < b,
-        Op::LessEqual => a <= b,
-        Op::Greater => a > b,
-        Op::GreaterEqual => a >= b,
-        Op::LogicalAnd => a != 0 && b != 0,
-        Op::LogicalOr => a != 0 || b != 0,
-        _ => (a != 0) != (b != 0),
-    }
-}
-
-unsafe fn cast_run<T: Copy, U: crate::base::element::CastFrom<T>>(
-    n: usize,
-    ins: &[*const u8],
-    out: *mut u8,
-) {
-    let a = ins[0];
-    map(n, out, |i| cast::<T, U>(at(a, i)));
-}
-
-fn cast_loop(from: DType, to: DType) -> Loop {
-    with_dtype!(from, T => with_dtype!(to, U => cast_run::<T, U> as Loop))
-}
-
-macro_rules! pick {
-    ($op:expr, $wrapper:ident, $T:ty, [$($name:ident),* $(,)?]) => {
-        match $op {
-            $(Op::$name => $wrapper::<$T, { Op::$name as u8 }> as Loop,)*
-            other => unreachable!("{other:?} is not in this family"),
-        }
-    };
-}
-
-fn binary_loop<T: Math>(op: Op) -> Loop {
-    pick!(
-        op,
-        map2,
-        T,
-        [
-            Add,
-            Subtract,
-            Multiply,
-            Divide,
-            FloorDivide,
-            Remainder,
-            Fmod,
-            Power,
-            FloatPower,
-            Maximum,
-            Minimum,
-            Fmax,
-            Fmin,
-            Arctan2,
-            Hypot,
-            Copysign,
-            Logaddexp,
-            Logaddexp2,
-            Heaviside,
-            Nextafter,
-            BitwiseAnd,
-            BitwiseOr,
-            BitwiseXor,
-            LeftShift,
-            RightShift,
-        ]
-    )
-}
-
-fn compare_loop<T: Math>(op: Op) -> Loop {
-    pick!(
-        op,
-        compare2,
-        T,
-        [
-            Equal,
-            NotEqual,
-            Less,
-            LessEqual,
-            Greater,
-            GreaterEqual,
-            LogicalAnd,
-            LogicalOr,
-            LogicalXor,
-        ]
-    )
-}
-
-fn unary_loop<T: Math>(op: Op) -> Loop {
-    pick!(
-        op,
-        map1,
-        T,
-        [
-            Negative, Positive, Absolute, Sign, Square, Reciprocal, Conjugate, Sqrt, Cbrt, Exp,
-            Exp2, Expm1, Log, Log2, Log10, Log1p, Sin, Cos, Tan, Arcsin, Arccos, Arctan, Sinh,
-            Cosh, Tanh, Arcsinh, Arccosh, Arctanh, Floor, Ceil, Trunc, Rint, Deg2rad, Rad2deg,
-            Invert, Spacing,
-        ]
-    )
-}
-
-fn predicate_loop<T: Math>(op: Op) -> Loop {
-    pick!(op, test1, T, [Isnan, Isinf, Isfinite, Signbit, LogicalNot])
-}
-
-fn part_loop<T: ComplexMath>(op: Op) -> Loop {
-    pick!(op, part1, T, [Absolute, Real, Imag])
-}
-
-fn mixed_compare<const OP: u8>(a: DType, b: DType) -> Loop {
-    match (a, b) {
-        (DType::I64, DType::U64) => compare_mixed::<i64, u64, OP>,
-        (DType::U64, DType::I64) => compare_mixed::<u64, i64, OP>,
-        other => unreachable!("no mixed comparison for {other:?}"),
-    }
-}
-
-/// The loop a node of `op` runs, for arguments of `inputs` dtypes giving `output`.
-pub fn op_loop(op: Op, inputs: &[DType], output: DType) -> Loop {
-    let t = inputs[0];
-    match op {
-        Op::Equal
-        | Op::NotEqual
-        | Op::Less
-        | Op::LessEqual
-        | Op::Greater
-        | Op::GreaterEqual
-        | Op::LogicalAnd
-        | Op::LogicalOr
-        | Op::LogicalXor => {
-            if inputs[1] != t {
-                return match op {
-                    Op::Equal => mixed_compare::<{ Op::Equal as u8 }>(t, inputs[1]),
-                    Op::NotEqual => mixed_compare::<{ Op::NotEqual as u8 }>(t, inputs[1]),
-                    Op::Less => mixed_compare::<{ Op::Less as u8 }>(t, inputs[1]),
-                    Op::LessEqual => mixed_compare::<{ Op::LessEqual as u8 }>(t, inputs[1]),
-                    Op::Greater => mixed_compare::<{ Op::Greater as u8 }>(t, inputs[1]),
-                    _ => mixed_compare::<{ Op::GreaterEqual as u8 }>(t, inputs[1]),
-                };
+impl Program {
+    /// Fills the constants' registers for chunks of up to `width` elements, once for every
+    /// pass this program will run.
+    fn fill_constants(&mut self, width: usize) {
+        let mut at = SmallVec::with_capacity(self.steps.len());
+        let mut words = 0;
+        for (step, dtype) in &self.steps {
+            at.push(words);
+            if let Step::Constant(_) = step {
+                words += (width * dtype.size()).div_ceil(16);
             }
-            with_dtype!(t, T => compare_loop::<T>(op))
         }
-        Op::Isnan | Op::Isinf | Op::Isfinite | Op::Signbit | Op::LogicalNot => {
-            with_dtype!(t, T => predicate_loop::<T>(op))
+        let constants = Constants {
+            words: vec![0; words],
+            at,
+            width,
+        };
+        for (i, (step, dtype)) in self.steps.iter().enumerate() {
+            if let Step::Constant(s) = step {
+                let register = constants.register(i) as *mut u8;
+                fill(register, width, *s, *dtype);
+            }
         }
-        Op::Absolute | Op::Real | Op::Imag if t.is_complex() => match t {
-            DType::C64 => part_loop::<c64>(op),
-            _ => part_loop::<c128>(op),
-        },
-        Op::Where => with_dtype!(output, T => choose::<T> as Loop),
-        Op::Clip => with_dtype!(t, T => clip::<T> as Loop),
-        _ if inputs.len() == 2 => with_dtype!(t, T => binary_loop::<T>(op)),
-        _ => with_dtype!(t, T => unary_loop::<T>(op)),
+        self.constants = constants;
     }
 }

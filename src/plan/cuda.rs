@@ -1209,9 +1209,9 @@ mod tests {
                     .iter()
                     .map(|&d| resolve::Signature {
                         inputs: if row.op == table::Op::Where {
-                            smallvec::smallvec![DType::Bool, d, d]
+                            [DType::Bool, d, d].into_iter().collect()
                         } else {
-                            smallvec::smallvec![d, d, d]
+                            [d, d, d].into_iter().collect()
                         },
                         output: d,
                     })

@@ -108,7 +108,7 @@ pub(super) fn record(device: Device, shape: &[usize], outputs: &[(Buffer, Layout
             .iter()
             .map(|(b, l, _)| (b.clone(), l.clone()))
             .collect(),
-        positions: super::expr::positions(&Expr::topological(&roots)),
+        positions: super::expr::positions(&Expr::topological(&roots)).into_vec(),
         source: with_source.then(|| super::cuda::elementwise_source(shape, outputs)),
     });
 }
@@ -125,7 +125,7 @@ pub(super) fn record_reduction(device: Device, shape: &[usize], expr: &Expr, r: 
         operations,
         inputs,
         outputs: Vec::new(),
-        positions: super::expr::positions(&Expr::topological(&[expr])),
+        positions: super::expr::positions(&Expr::topological(&[expr])).into_vec(),
         source: with_source.then(|| super::cuda::reduction_source(r, expr, shape)),
     });
 }

@@ -2,7 +2,7 @@
 //! through a layout broadcast to the plan's shape) and host scalars. Nodes are shared by `Rc`,
 //! so a value used twice (`x * x`) is one node, computed once per element.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use super::table::{self, Op};
@@ -13,11 +13,21 @@ use crate::device::Buffer;
 #[derive(Clone, Debug)]
 pub struct Expr(pub(crate) Rc<Node>);
 
+const KEPT_SCALARS: usize = 16;
+
+thread_local! {
+    static RECENT_SCALARS: RefCell<[Option<Expr>; KEPT_SCALARS]> =
+        RefCell::new(std::array::from_fn(|_| None));
+}
+
 /// A node's arguments (a row has at most three), kept in the node.
 pub type Args = smallvec::SmallVec<[Expr; 3]>;
 
 /// The nodes of a DAG in topological order, kept off the heap for most statements' DAGs.
 pub type Nodes = smallvec::SmallVec<[Expr; 16]>;
+
+/// Statements' positions, kept off the heap for a pass that one or two statements made.
+pub type Positions = smallvec::SmallVec<[u64; 2]>;
 
 #[derive(Debug)]
 pub struct Node {
@@ -89,8 +99,24 @@ impl Expr {
         Expr::new(buffer.dtype(), NodeKind::Leaf { buffer, layout })
     }
 
+    /// A host scalar's node: the one made last for this value and dtype when it is still at
+    /// hand, as a statement run again (`y = x * 5 + 1` in a loop) asks for the same constants.
+    /// Sharing it is safe: a scalar node holds no buffer, and only operations' positions are read.
     pub fn scalar(value: Scalar, dtype: DType) -> Expr {
-        Expr::new(dtype, NodeKind::Scalar(value))
+        let slot = value.bits_hash(dtype) as usize % KEPT_SCALARS;
+        RECENT_SCALARS.with(|recent| {
+            let mut recent = recent.borrow_mut();
+            if let Some(e) = &recent[slot] {
+                if let NodeKind::Scalar(kept) = &e.0.kind {
+                    if e.dtype() == dtype && kept.identical(&value) {
+                        return e.clone();
+                    }
+                }
+            }
+            let e = Expr::new(dtype, NodeKind::Scalar(value));
+            recent[slot] = Some(e.clone());
+            e
+        })
     }
 
     /// This value as `dtype` (itself when it already is).
@@ -106,7 +132,11 @@ impl Expr {
     }
 
     pub fn apply(op: Op, args: impl IntoIterator<Item = Expr>, output: DType) -> Expr {
-        let args = args.into_iter().collect();
+        Expr::apply_args(op, args.into_iter().collect(), output)
+    }
+
+    /// `apply` of arguments already gathered (the array layer's path, once per operation).
+    pub fn apply_args(op: Op, args: Args, output: DType) -> Expr {
         Expr::new(output, NodeKind::Apply { op, args })
     }
 
@@ -192,8 +222,8 @@ pub fn operation_count(nodes: &[Expr]) -> usize {
 }
 
 /// The positions of the statements that made the operations among `nodes`.
-pub fn positions(nodes: &[Expr]) -> Vec<u64> {
-    let mut positions: Vec<u64> = nodes
+pub fn positions(nodes: &[Expr]) -> Positions {
+    let mut positions: Positions = nodes
         .iter()
         .filter(|e| is_operation(e))
         .map(|e| e.0.position)

@@ -10,6 +10,7 @@
 
 mod batch;
 pub mod cpu;
+mod cpu_loops;
 pub mod cpu_math;
 pub mod cuda;
 pub mod explain;
@@ -138,7 +139,7 @@ pub struct PassRecord {
     /// Table operations (and casts) it computed; a reduction counts as one more.
     pub operations: usize,
     /// The positions of the statements that made those operations.
-    pub positions: Vec<u64>,
+    pub positions: expr::Positions,
     /// The position of the statement running when the pass ran.
     pub at: u64,
 }
@@ -152,7 +153,7 @@ struct PassLog {
 /// How many passes a log keeps for `passes_since`: the reports read it after each statement.
 const KEPT_PASSES: usize = 4096;
 
-pub(crate) fn record_pass(device: Device, operations: usize, positions: Vec<u64>) {
+pub(crate) fn record_pass(device: Device, operations: usize, positions: expr::Positions) {
     if device == Device::Cpu {
         crate::stats::record_cpu_pass();
     }

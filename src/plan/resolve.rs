@@ -8,6 +8,7 @@ use rustc_hash::FxHashMap;
 
 use super::table::{ElementwiseOp, Rule};
 use crate::base::dtype::{self, Casting, DType};
+use crate::base::few::Few;
 use crate::base::Scalar;
 use crate::error::{overflow_error, type_error, Result};
 
@@ -18,12 +19,12 @@ pub enum Arg {
     Weak(Scalar),
 }
 
-/// The dtypes of a row's inputs (at most three), kept off the heap: resolution runs for every
+/// The dtypes of a row's inputs (at most three), a plain value: resolution runs for every
 /// operation a statement makes.
-pub type Dtypes = smallvec::SmallVec<[DType; 3]>;
+pub type Dtypes = Few<DType>;
 
 /// The loop chosen: the dtype each input is computed in, and the output dtype.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Signature {
     pub inputs: Dtypes,
     pub output: DType,
@@ -31,7 +32,7 @@ pub struct Signature {
 
 /// The loops of a row, as dtypes (parsed from the table once).
 pub fn loops(row: &ElementwiseOp) -> impl Iterator<Item = Signature> + '_ {
-    signatures(row).iter().cloned()
+    signatures(row).iter().copied()
 }
 
 fn signatures(row: &ElementwiseOp) -> &'static [Signature] {
@@ -111,6 +112,46 @@ fn scalar_text(s: Scalar) -> String {
 
 /// The loop NumPy runs for these operands.
 pub fn resolve(row: &ElementwiseOp, args: &[Arg]) -> Result<Signature> {
+    let Some(key) = resolved_key(row, args) else {
+        return resolve_anew(row, args);
+    };
+    let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize;
+    if let Some((kept, sig)) = RESOLVED.with(|r| r.borrow()[slot]) {
+        if kept == key {
+            return Ok(sig);
+        }
+    }
+    let sig = resolve_anew(row, args)?;
+    RESOLVED.with(|r| r.borrow_mut()[slot] = Some((key, sig)));
+    Ok(sig)
+}
+
+/// The row and what resolution reads of the operands as one number, when that is all it reads:
+/// arrays' dtypes and weak scalars' kinds, unless a weak integer meets an integer array, where
+/// NEP 50 also asks whether the value fits.
+fn resolved_key(row: &ElementwiseOp, args: &[Arg]) -> Option<u64> {
+    let weak_integer = |a: &Arg| matches!(a, Arg::Weak(Scalar::Int(_) | Scalar::UInt(_)));
+    let integer_array = |a: &Arg| matches!(a, Arg::Array(d) if !d.is_inexact());
+    if args.iter().any(weak_integer) && args.iter().any(integer_array) {
+        return None;
+    }
+    let class = |a: &Arg| match a {
+        Arg::Array(d) => *d as u64 + 1,
+        Arg::Weak(s) => {
+            32 + match s {
+                Scalar::Bool(_) => 0,
+                Scalar::Int(_) => 1,
+                Scalar::UInt(_) => 2,
+                Scalar::Float(_) => 3,
+                Scalar::Complex(..) => 4,
+            }
+        }
+    };
+    let start = row_key(row, args.len());
+    Some(args.iter().fold(start, |key, a| (key << 8) | class(a)))
+}
+
+fn resolve_anew(row: &ElementwiseOp, args: &[Arg]) -> Result<Signature> {
     let dtypes = operand_dtypes(row, args)?;
     if let Some((refused, message)) = row.refuses {
         if dtypes.iter().all(|&d| d == refused) {
@@ -121,13 +162,13 @@ pub fn resolve(row: &ElementwiseOp, args: &[Arg]) -> Result<Signature> {
         Rule::Where => {
             let common = dtypes[1].promote(dtypes[2]);
             return Ok(Signature {
-                inputs: smallvec::smallvec![DType::Bool, common, common],
+                inputs: Few::from_iter([DType::Bool, common, common]),
                 output: common,
             });
         }
         Rule::TrueDivide if dtypes.iter().all(|d| !d.is_inexact()) => {
             return Ok(Signature {
-                inputs: smallvec::smallvec![DType::F64; dtypes.len()],
+                inputs: dtypes.iter().map(|_| DType::F64).collect(),
                 output: DType::F64,
             });
         }
@@ -135,7 +176,7 @@ pub fn resolve(row: &ElementwiseOp, args: &[Arg]) -> Result<Signature> {
             return signatures(row)
                 .iter()
                 .find(|sig| sig.inputs[..] == dtypes[..])
-                .cloned()
+                .copied()
                 .ok_or_else(|| no_loop(row, &dtypes, true));
         }
         _ => {}
@@ -147,7 +188,7 @@ pub fn resolve(row: &ElementwiseOp, args: &[Arg]) -> Result<Signature> {
             .reduce(DType::promote)
             .expect("rows have inputs");
         return Ok(Signature {
-            inputs: smallvec::smallvec![common; dtypes.len()],
+            inputs: dtypes.iter().map(|_| common).collect(),
             output: common,
         });
     }
@@ -158,19 +199,28 @@ thread_local! {
     /// Loops found, by row and operand dtypes: as NumPy's dispatch cache, so that a statement
     /// run again does not search the row's loops again.
     static FOUND: RefCell<FxHashMap<u64, Signature>> = RefCell::new(FxHashMap::default());
+    /// Resolutions made lately, by `resolved_key` (one per slot of its hash): a statement run
+    /// again skips the NEP 50 rules and the loop search too.
+    static RESOLVED: RefCell<[Option<(u64, Signature)>; 64]> = const { RefCell::new([None; 64]) };
 }
 
 /// The row and operand dtypes as one number: a key that is cheap to hash.
 fn search_key(row: &ElementwiseOp, dtypes: &Dtypes) -> u64 {
+    let start = row_key(row, dtypes.len());
     dtypes
         .iter()
-        .fold(row.op as u64, |key, &d| (key << 8) | (d as u64 + 1))
+        .fold(start, |key, &d| (key << 8) | (d as u64 + 1))
+}
+
+/// The row and its operand count: the start of a key, so that keys of different counts differ.
+fn row_key(row: &ElementwiseOp, operands: usize) -> u64 {
+    ((row.op as u64) << 2) | operands as u64
 }
 
 /// The first of the row's loops that every operand casts to safely (NumPy's linear search).
 fn search(row: &ElementwiseOp, dtypes: &Dtypes) -> Option<Signature> {
     let key = search_key(row, dtypes);
-    if let Some(sig) = FOUND.with(|f| f.borrow().get(&key).cloned()) {
+    if let Some(sig) = FOUND.with(|f| f.borrow().get(&key).copied()) {
         return Some(sig);
     }
     let sig = signatures(row)
@@ -181,8 +231,8 @@ fn search(row: &ElementwiseOp, dtypes: &Dtypes) -> Option<Signature> {
                 .zip(dtypes)
                 .all(|(&want, &have)| have.can_cast(want, Casting::Safe))
         })
-        .cloned()?;
-    FOUND.with(|f| f.borrow_mut().insert(key, sig.clone()));
+        .copied()?;
+    FOUND.with(|f| f.borrow_mut().insert(key, sig));
     Some(sig)
 }
 
@@ -245,6 +295,33 @@ mod tests {
         assert_eq!(out("less", &[a(U8), w(Scalar::Int(300))]), Bool);
         assert!(resolve(find("add").unwrap(), &[a(U8), w(Scalar::Int(300))]).is_err());
         assert!(resolve(find("add").unwrap(), &[a(U8), w(Scalar::Int(-1))]).is_err());
+    }
+
+    #[test]
+    fn a_remembered_resolution_is_the_one_made_anew() {
+        let (a, w) = (Arg::Array, Arg::Weak);
+        let cases: [&[Arg]; 6] = [
+            &[a(F32), w(Scalar::Float(2.5))],
+            &[a(F32), w(Scalar::Int(3))],
+            &[a(I8), a(U8)],
+            &[a(Bool), w(Scalar::Bool(true))],
+            &[w(Scalar::UInt(u64::MAX)), w(Scalar::Float(1.0))],
+            &[a(F16), w(Scalar::Complex(0.0, 1.0))],
+        ];
+        for args in cases {
+            let row = find("add").unwrap();
+            let first = resolve(row, args).unwrap();
+            assert_eq!(resolve(row, args).unwrap(), first);
+            assert_eq!(resolve_anew(row, args).unwrap(), first);
+        }
+        // Keys of different operand counts differ: `3 + 4j` is complex, `abs(3 + 4j)` is not.
+        let weak = w(Scalar::Complex(3.0, 4.0));
+        assert_eq!(out("add", &[weak, weak]), C128);
+        assert_eq!(out("absolute", &[weak]), F64);
+        // A weak integer next to an integer array is checked each time, whatever came before.
+        assert_eq!(out("add", &[a(U8), w(Scalar::Int(1))]), U8);
+        assert!(resolve(find("add").unwrap(), &[a(U8), w(Scalar::Int(300))]).is_err());
+        assert!(resolve(find("add").unwrap(), &[a(Bool), w(Scalar::UInt(u64::MAX))]).is_err());
     }
 
     #[test]

@@ -199,7 +199,8 @@ impl BinOp {
     }
 }
 
-const ALL_BINARY: [BinOp; 19] = [
+/// Every binary operator, in declaration order.
+pub const ALL_BINARY: [BinOp; 19] = [
     BinOp::Add,
     BinOp::Sub,
     BinOp::Mul,
