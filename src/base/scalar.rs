@@ -50,8 +50,6 @@ impl Scalar {
         }
     }
 
-    /// True for an integer (or bool) value that `dtype` cannot hold: NEP 50 refuses
-    /// `u8_array + 300` rather than wrapping the 300.
     /// The same value, bit for bit (`0.0` and `-0.0` differ, a NaN is itself).
     pub fn identical(&self, other: &Scalar) -> bool {
         self.bits() == other.bits()
@@ -74,6 +72,8 @@ impl Scalar {
         }
     }
 
+    /// True for an integer (or bool) value that `dtype` cannot hold: NEP 50 refuses
+    /// `u8_array + 300` rather than wrapping the 300.
     pub fn out_of_range_for(self, dtype: DType) -> bool {
         let value: i128 = match self {
             Scalar::Int(i) => i as i128,

@@ -13,6 +13,7 @@ use crate::device::Buffer;
 #[derive(Clone, Debug)]
 pub struct Expr(pub(crate) Rc<Node>);
 
+/// Host scalars' nodes kept for statements run again (`Expr::scalar`), one per slot of a hash.
 const KEPT_SCALARS: usize = 16;
 
 thread_local! {
