@@ -322,14 +322,14 @@ pub fn from_bytes(data: &[u8], dir: &Path) -> String {
     program(&mut choices, statements, &format!("{}/", dir.display()))
 }
 
-/// Runs `code` (saving into `dir`, emptied after each run) in this process, fused and then
-/// unfused; why their outcomes differ, if they do. `None` too when either run took so long
+/// Runs `code` (saving into `dir`, emptied after each run) in this process, fused (`twice`) and
+/// then unfused; why their outcomes differ, if they do. `None` too when either run took so long
 /// that it was interrupted.
 pub fn fused_against_unfused(code: &str, dir: &Path) -> Option<String> {
     let mut outcomes = Vec::new();
-    for fusion in [true, false] {
-        let (_, printed, interrupted) =
-            run_bounded_capturing(code, Duration::from_secs(20), fusion);
+    for (fusion, text) in [(true, twice(code)), (false, code.to_string())] {
+        let (result, printed, interrupted) =
+            run_bounded_capturing(&text, Duration::from_secs(20), fusion);
         let files = saved_files(dir);
         for (name, _) in &files {
             let _ = std::fs::remove_file(dir.join(name));
@@ -337,9 +337,28 @@ pub fn fused_against_unfused(code: &str, dir: &Path) -> Option<String> {
         if interrupted {
             return None;
         }
-        outcomes.push((printed, files));
+        outcomes.push(((printed, files), result.is_err()));
     }
-    difference(&outcomes[0], &outcomes[1])
+    let (plain, failed) = &outcomes[1];
+    difference(&outcomes[0].0, &expected_of_twice(plain, *failed))
+}
+
+/// `code` run twice in one interpreter, as the fused runs are: the second time every statement
+/// meets what its first run kept (cpu programs, dtype resolutions, scalar nodes) and runs over
+/// new buffers, and must print and save the same again.
+pub fn twice(code: &str) -> String {
+    format!("{code}\n{code}")
+}
+
+/// What a fused run of `twice(code)` must leave, from an unfused run of `code`: the same printed
+/// twice, or once when the program stopped at an error, and the same arrays saved.
+pub fn expected_of_twice(plain: &Outcome, failed: bool) -> Outcome {
+    let printed = if failed {
+        plain.0.clone()
+    } else {
+        plain.0.repeat(2)
+    };
+    (printed, plain.1.clone())
 }
 
 /// What a run left: everything printed, and each saved file (name and bytes, sorted by name).
