@@ -1,6 +1,6 @@
-# title: a @ b, f64 n×n, large (all threads)
+# title: a @ b, f64 n×n, large
 # devices: cpu
-# sizes: n=10000
+# sizes: n=10000 | n=10000 threads=1
 # quick: n=300
 # reps: 2
 # target: 1.1
