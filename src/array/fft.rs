@@ -407,6 +407,7 @@ fn frequencies(values: Vec<i64>, step: f64, device: Device) -> Result<Array> {
 /// `fftfreq(n, d)`: `[0, 1, ..., (n - 1) / 2, -(n / 2), ..., -1] / (d n)`.
 pub fn fftfreq(n: i64, d: f64, device: Device) -> Result<Array> {
     let step = check_points(n, d)?;
+    crate::device::check_allocation(Device::Cpu, n as usize, DType::I64)?;
     let positive = (n - 1) / 2 + 1;
     let values = (0..n)
         .map(|k| if k < positive { k } else { k - n })
@@ -417,6 +418,7 @@ pub fn fftfreq(n: i64, d: f64, device: Device) -> Result<Array> {
 /// `rfftfreq(n, d)`: `[0, 1, ..., n / 2] / (d n)`.
 pub fn rfftfreq(n: i64, d: f64, device: Device) -> Result<Array> {
     let step = check_points(n, d)?;
+    crate::device::check_allocation(Device::Cpu, (n / 2 + 1) as usize, DType::I64)?;
     frequencies((0..n / 2 + 1).collect(), step, device)
 }
 

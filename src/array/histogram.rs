@@ -107,6 +107,7 @@ fn equal_edges(a: &Array, count: usize, range: Option<(f64, f64)>) -> Result<Arr
     if count == 0 {
         return Err(value_error("`bins` must be positive, when an integer"));
     }
+    crate::device::check_allocation(Device::Cpu, count.saturating_add(1), DType::F64)?;
     let (mut low, mut high) = match range {
         Some(r) => r,
         None if a.size() == 0 => (0.0, 1.0),

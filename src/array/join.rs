@@ -323,6 +323,8 @@ pub fn split_even(a: &Array, sections: usize, axis: i64, equal: bool) -> Result<
             "array split does not result in an equal division",
         ));
     }
+    let handles = sections as u128 * std::mem::size_of::<Array>() as u128;
+    crate::device::host::check_memory(handles, || format!("{sections} sub-arrays"))?;
     let (each, extra) = (n / sections, n % sections);
     let mut cuts = Vec::with_capacity(sections);
     let mut at = 0;

@@ -593,7 +593,9 @@ fn permutation_indices(src: &mut Source, n: usize) -> Result<Array> {
 
 /// NumPy's `permutation(n)`: `0..n` in a random order (empty for n <= 0).
 pub fn permutation_of(src: &mut Source, n: i64) -> Result<Array> {
-    permutation_indices(src, n.max(0) as usize)
+    let n = n.max(0) as usize;
+    crate::device::check_allocation(src.device, n, DType::I64)?;
+    permutation_indices(src, n)
 }
 
 /// NumPy's `permutation(x)`: a copy of `x` with its rows (first axis) in a random order.

@@ -390,6 +390,10 @@ pub fn diff(
     };
     for _ in 0..n {
         let len = x.shape()[d];
+        if len == 0 {
+            // Differences of an empty axis are that axis again (NumPy goes on for all `n`).
+            break;
+        }
         let shorter = len.saturating_sub(1);
         let (later, earlier) = (part(&x, d, 1.min(len), shorter), part(&x, d, 0, shorter));
         let op = if x.dtype() == DType::Bool {

@@ -154,18 +154,20 @@ pub fn bind(
     // Parameters after `*name` can only be given by keyword.
     let fixed = variadic.unwrap_or(b.params.len());
     let mut values: Vec<Option<Value>> = vec![None; b.params.len()];
+    if variadic.is_none() && positional.len() > fixed {
+        return Err(type_error(format!(
+            "{} takes at most {fixed} positional argument{} ({} given)",
+            b.signature(),
+            if fixed == 1 { "" } else { "s" },
+            positional.len()
+        )));
+    }
     let mut rest = Vec::new();
     for (i, v) in positional.into_iter().enumerate() {
         if i < fixed {
             values[i] = Some(v);
-        } else if variadic.is_some() {
-            rest.push(v);
         } else {
-            return Err(type_error(format!(
-                "{} takes at most {} arguments",
-                b.signature(),
-                fixed
-            )));
+            rest.push(v);
         }
     }
     for (name, v) in keywords {
