@@ -394,8 +394,8 @@ pub fn diff(
             // Differences of an empty axis are that axis again (NumPy goes on for all `n`).
             break;
         }
-        let shorter = len.saturating_sub(1);
-        let (later, earlier) = (part(&x, d, 1.min(len), shorter), part(&x, d, 0, shorter));
+        let shorter = len - 1;
+        let (later, earlier) = (part(&x, d, 1, shorter), part(&x, d, 0, shorter));
         let op = if x.dtype() == DType::Bool {
             Op::NotEqual
         } else {
