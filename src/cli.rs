@@ -179,6 +179,7 @@ fn run_kernel(options: &KernelOptions) -> i32 {
 
 /// Exit status: 0 success, 1 an error in the program, 2 bad command-line use (clap's own).
 pub fn run(options: Options) -> i32 {
+    crate::device::cpu::threads::join_global_pool_from_this_thread();
     crate::interp::builtins::start_clock();
     if let Some(Command::Kernel(kernel)) = &options.command {
         return run_kernel(kernel);

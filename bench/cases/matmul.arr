@@ -1,5 +1,5 @@
 # title: a @ b, f64 n×n
-# sizes: n=500 threads=1 reps=30 | n=2000 threads=1 | n=500 reps=60 | n=1000 reps=20 | n=2000 | n=3000
+# sizes: n=200 reps=200 | n=500 threads=1 reps=30 | n=2000 threads=1 | n=500 reps=60 | n=1000 reps=20 | n=2000 | n=3000
 # quick: n=200
 # reps: 5
 # rounds: 3

@@ -1,5 +1,5 @@
 # title: y = x * 5 + 1, f64 (a new array y; x unchanged)
-# sizes: n=1e7 | n=1e8
+# sizes: n=1e6 reps=50 | n=1e7 | n=1e8
 # quick: n=1e5
 # reps: 7
 # target: 0.5

@@ -5,6 +5,8 @@
 //! outputs scattered after. No temporary as large as the arrays exists, whatever the plan.
 
 mod kept;
+#[cfg(test)]
+mod tests;
 
 use rayon::prelude::*;
 use smallvec::SmallVec;
@@ -224,7 +226,7 @@ impl Program {
         }
         let at = &*at;
         let mut arena = Arena::take(words);
-        let base = arena.0.as_mut_ptr();
+        let base = arena.base(self.registers_in_page(start, end, filled));
         // SAFETY: every offset lies inside the arena's capacity.
         let register = |i: usize| unsafe { base.add(at[i]) } as *mut u8;
         for (i, (step, dtype)) in steps.iter().enumerate() {
@@ -294,6 +296,33 @@ impl Program {
             chunk_start += n;
         }
     }
+
+    /// Where in a page the registers of the pass over `start..end` go (`REGISTERS_IN_PAGE`).
+    fn registers_in_page(&self, start: usize, end: usize, filled: bool) -> usize {
+        if end - start < PLACED_FROM {
+            return REGISTERS_IN_PAGE;
+        }
+        let arrays = (self.leaves.iter())
+            .chain(self.stores.iter().map(|(_, store)| store))
+            .map(|s| s.pointer + (s.layout.offset + start) * s.size);
+        let constants = (self.steps.iter().enumerate())
+            .filter(|(_, (step, _))| filled && matches!(step, Step::Constant(_)))
+            .map(|(i, _)| self.constants.register(i) as usize);
+        let distance = |place: usize| {
+            (arrays.clone().chain(constants.clone()))
+                .map(|address| {
+                    let apart = (place + PAGE - address % PAGE) % PAGE;
+                    apart.min(PAGE - apart)
+                })
+                .min()
+                .unwrap_or(PAGE)
+        };
+        (0..8)
+            .map(|k| (REGISTERS_IN_PAGE + k * PAGE / 8) % PAGE)
+            .rev()
+            .max_by_key(|&place| distance(place))
+            .unwrap_or(REGISTERS_IN_PAGE)
+    }
 }
 
 /// Programs of up to this many steps keep their per-pass scratch (register offsets, chunk
@@ -327,15 +356,42 @@ impl Arena {
     fn take(words: usize) -> Arena {
         let mut spare = SPARE.take();
         spare.clear();
-        spare.reserve(words);
+        spare.reserve(words + PAGE_WORDS);
         Arena(spare)
     }
+
+    /// Where the registers start: `in_page` bytes into a page.
+    fn base(&mut self, in_page: usize) -> *mut u128 {
+        let start = self.0.as_mut_ptr();
+        // SAFETY: `take` reserved a page of words beyond what the registers need.
+        unsafe { start.add(words_to_page_offset(start, in_page)) }
+    }
+}
+
+/// A loop that stores to one stream and loads from another whose address is the same modulo
+/// 4 KiB as a store a few elements back waits for that store (4K aliasing): a thread whose
+/// registers lay 16 bytes past the constants' in the page ran `y = x * 5 + 1` at 2.6× the time
+/// per element of the other thread. So kept constants start a third of a page from where
+/// large arrays start in theirs (16 bytes in), and each pass puts its registers as far as it
+/// can from where its arrays and constants start.
+const PAGE: usize = 4096;
+const PAGE_WORDS: usize = PAGE / 16;
+const CONSTANTS_IN_PAGE: usize = 16 + 1360;
+/// Registers go here in passes shorter than `PLACED_FROM` elements (far from large arrays and
+/// constants), or at the first of the 8 places a step of `PAGE / 8` apart from it that is farthest
+/// from where the pass's arrays and constants are.
+const REGISTERS_IN_PAGE: usize = 16 + 2 * 1360;
+const PLACED_FROM: usize = 256;
+
+/// How many 16-byte words past `start` the address `offset` bytes into a page is.
+fn words_to_page_offset(start: *const u128, offset: usize) -> usize {
+    (offset + PAGE - start as usize % PAGE) % PAGE / 16
 }
 
 impl Drop for Arena {
     fn drop(&mut self) {
         // Chunks of CHUNK elements bound what a pass needs; a very wide plan's is not kept.
-        if self.0.capacity() <= 16 * CHUNK {
+        if self.0.capacity() <= 16 * CHUNK + PAGE_WORDS {
             SPARE.set(std::mem::take(&mut self.0));
         }
     }
@@ -623,19 +679,21 @@ impl Program {
     /// Fills the constants' registers for chunks of up to `width` elements, once for every
     /// pass this program will run.
     fn fill_constants(&mut self, width: usize) {
+        let register_words = |dtype: &DType| (width * dtype.size()).div_ceil(16);
+        let words: usize = (self.steps.iter())
+            .filter(|(step, _)| matches!(step, Step::Constant(_)))
+            .map(|(_, dtype)| register_words(dtype))
+            .sum();
+        let words = vec![0; words + PAGE_WORDS];
         let mut at = SmallVec::with_capacity(self.steps.len());
-        let mut words = 0;
+        let mut next = words_to_page_offset(words.as_ptr(), CONSTANTS_IN_PAGE);
         for (step, dtype) in &self.steps {
-            at.push(words);
+            at.push(next);
             if let Step::Constant(_) = step {
-                words += (width * dtype.size()).div_ceil(16);
+                next += register_words(dtype);
             }
         }
-        let constants = Constants {
-            words: vec![0; words],
-            at,
-            width,
-        };
+        let constants = Constants { words, at, width };
         for (i, (step, dtype)) in self.steps.iter().enumerate() {
             if let Step::Constant(s) = step {
                 let register = constants.register(i) as *mut u8;
