@@ -196,7 +196,7 @@ pub fn run(options: Options) -> i32 {
     interp.color = color;
     interp.timing = options.time;
     if let Some(count) = options.threads {
-        if let Err(e) = crate::device::cpu::threads::set(Some(count.into())) {
+        if let Err(e) = crate::device::cpu::threads::set_with_this_thread(count.into()) {
             return report(&mut interp, &crate::error::command_error(e));
         }
     }
