@@ -218,6 +218,28 @@ fn auto_without_a_gpu_is_the_cpu_and_says_so_once() {
 
 /// `code` run under `device=auto` with the test model and `flags`, which must succeed: what it
 /// printed, stderr then stdout.
+/// `:threads` says how many threads a parallel loop gets. With `--threads 1` the interpreter's
+/// thread is that pool's one thread; after `:threads all` loops get one a core (3 here), not the
+/// pool the interpreter's thread belongs to.
+#[test]
+fn threads_reports_the_threads_a_loop_gets() {
+    let dir = common::work_dir("golden", "threads");
+    let script = ":threads\nx = sum(ones(100000) * 2)\n:threads all\n:threads\n:threads 2\n:threads\n:threads 1\n:threads\n";
+    let out = common::run_stdin_with_env(
+        &["--threads", "1", "-"],
+        &dir,
+        script,
+        &[("RAYON_NUM_THREADS", "3")],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let counts: Vec<&str> = (stderr.lines())
+        .filter_map(|line| line.strip_prefix("cpu worker threads: "))
+        .filter_map(|rest| rest.split(' ').next())
+        .collect();
+    assert_eq!(counts, ["1", "3", "2", "1"], "{stderr}");
+    assert!(out.status.success(), "{stderr}");
+}
+
 fn run_auto(flags: &[&str], code: &str) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_arrsh"))
         .args(["--device", "auto"])

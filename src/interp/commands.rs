@@ -176,7 +176,7 @@ fn threads(interp: &mut Interpreter, args: &str) -> Result<Request> {
             let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
             interp.write_err(&format!(
                 "cpu worker threads: {} ({cores} cores)\n",
-                threads::count()
+                threads::in_use()
             ));
             return Ok(Request::Continue);
         }

@@ -20,13 +20,18 @@ static JOINED: OnceLock<Arc<ThreadPool>> = OnceLock::new();
 
 /// Sets the worker threads: `Some(n)` (n ≥ 1), or `None` for one a core.
 pub fn set(count: Option<usize>) -> Result<(), String> {
-    let pool = match count {
+    let wanted = match count {
         Some(0) => return Err("the thread count must be at least 1".to_string()),
-        Some(n) if n != global_count() => Some(match JOINED.get() {
-            Some(joined) if joined.current_num_threads() == n => joined.clone(),
-            _ => Arc::new(pool("arrsh-cpu", n)?),
-        }),
-        _ => None,
+        Some(n) => n,
+        None => global_count(),
+    };
+    let pool = match JOINED.get() {
+        Some(joined) if joined.current_num_threads() == wanted => Some(joined.clone()),
+        // A thread in a pool runs its parallel loops there: the global pool is not reachable
+        // from it, so any other count is a pool of its own.
+        Some(_) => Some(Arc::new(pool("arrsh-cpu", wanted)?)),
+        None if wanted == global_count() => None,
+        None => Some(Arc::new(pool("arrsh-cpu", wanted)?)),
     };
     *POOL.lock().unwrap_or_else(PoisonError::into_inner) = pool;
     Ok(())
@@ -62,6 +67,12 @@ pub fn set_with_this_thread(count: usize) -> Result<(), String> {
 /// How many worker threads parallel loops use.
 pub fn count() -> usize {
     current().map_or_else(global_count, |pool| pool.current_num_threads())
+}
+
+/// How many threads a parallel loop gets, asked of the pool it runs in (for `:threads`; `count`
+/// is the same without entering a pool).
+pub fn in_use() -> usize {
+    install(rayon::current_num_threads)
 }
 
 /// The threads of rayon's global pool (one a core, unless `RAYON_NUM_THREADS` says otherwise),
