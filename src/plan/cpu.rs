@@ -221,7 +221,7 @@ impl Program {
         for (i, (step, dtype)) in steps.iter().enumerate() {
             at[i] = words;
             if needs_register(i, step) {
-                words += (width * dtype.size()).div_ceil(16);
+                words += register_words(width, *dtype);
             }
         }
         let at = &*at;
@@ -382,6 +382,11 @@ const CONSTANTS_IN_PAGE: usize = 16 + 1360;
 /// from where the pass's arrays and constants are.
 const REGISTERS_IN_PAGE: usize = 16 + 2 * 1360;
 const PLACED_FROM: usize = 256;
+
+/// The 16-byte words of a register of `width` elements of `dtype`.
+fn register_words(width: usize, dtype: DType) -> usize {
+    (width * dtype.size()).div_ceil(16)
+}
 
 /// How many 16-byte words past `start` the address `offset` bytes into a page is.
 fn words_to_page_offset(start: *const u128, offset: usize) -> usize {
@@ -679,10 +684,9 @@ impl Program {
     /// Fills the constants' registers for chunks of up to `width` elements, once for every
     /// pass this program will run.
     fn fill_constants(&mut self, width: usize) {
-        let register_words = |dtype: &DType| (width * dtype.size()).div_ceil(16);
         let words: usize = (self.steps.iter())
             .filter(|(step, _)| matches!(step, Step::Constant(_)))
-            .map(|(_, dtype)| register_words(dtype))
+            .map(|(_, dtype)| register_words(width, *dtype))
             .sum();
         let words = vec![0; words + PAGE_WORDS];
         let mut at = SmallVec::with_capacity(self.steps.len());
@@ -690,7 +694,7 @@ impl Program {
         for (step, dtype) in &self.steps {
             at.push(next);
             if let Step::Constant(_) = step {
-                next += register_words(dtype);
+                next += register_words(width, *dtype);
             }
         }
         let constants = Constants { words, at, width };

@@ -29,9 +29,9 @@ pub fn set(count: Option<usize>) -> Result<(), String> {
         Some(joined) if joined.current_num_threads() == wanted => Some(joined.clone()),
         // A thread in a pool runs its parallel loops there: the global pool is not reachable
         // from it, so any other count is a pool of its own.
-        Some(_) => Some(Arc::new(pool("arrsh-cpu", wanted)?)),
+        Some(_) => Some(Arc::new(pool("arrsh-cpu", wanted, false)?)),
         None if wanted == global_count() => None,
-        None => Some(Arc::new(pool("arrsh-cpu", wanted)?)),
+        None => Some(Arc::new(pool("arrsh-cpu", wanted, false)?)),
     };
     *POOL.lock().unwrap_or_else(PoisonError::into_inner) = pool;
     Ok(())
@@ -47,14 +47,9 @@ pub fn set_with_this_thread(count: usize) -> Result<(), String> {
     if count == 0 || count == global_count() || JOINED.get().is_some() {
         return set(Some(count));
     }
-    let joined = ThreadPoolBuilder::new()
-        .num_threads(count)
-        .thread_name(|k| format!("arrsh-cpu-{k}"))
-        .use_current_thread()
-        .build();
-    match joined {
+    match pool("arrsh-cpu", count, true) {
+        // `set` never leaves `POOL` empty from now on, so the global pool is never joined.
         Ok(joined) => {
-            JOINS.set(false);
             let joined = JOINED.get_or_init(|| Arc::new(joined)).clone();
             *POOL.lock().unwrap_or_else(PoisonError::into_inner) = Some(joined);
             Ok(())
@@ -148,7 +143,7 @@ pub fn install_at_most<R: Send>(most: usize, op: impl FnOnce() -> R + Send) -> R
         let mut capped = CAPPED.lock().unwrap_or_else(PoisonError::into_inner);
         match &*capped {
             Some((n, pool)) if *n == most => Some(pool.clone()),
-            _ => pool("arrsh-cpu-capped", most).ok().map(|pool| {
+            _ => pool("arrsh-cpu-capped", most, false).ok().map(|pool| {
                 let pool = Arc::new(pool);
                 *capped = Some((most, pool.clone()));
                 pool
@@ -161,10 +156,17 @@ pub fn install_at_most<R: Send>(most: usize, op: impl FnOnce() -> R + Send) -> R
     }
 }
 
-fn pool(name: &'static str, threads: usize) -> Result<ThreadPool, String> {
-    ThreadPoolBuilder::new()
+/// A pool of `threads` threads named `name-k`, the calling thread one of them when `with_this_thread`.
+fn pool(name: &'static str, threads: usize, with_this_thread: bool) -> Result<ThreadPool, String> {
+    let builder = ThreadPoolBuilder::new()
         .num_threads(threads)
-        .thread_name(move |k| format!("{name}-{k}"))
+        .thread_name(move |k| format!("{name}-{k}"));
+    let builder = if with_this_thread {
+        builder.use_current_thread()
+    } else {
+        builder
+    };
+    builder
         .build()
         .map_err(|e| format!("cannot start {threads} threads: {e}"))
 }
