@@ -5,7 +5,7 @@ a = reshape(arange(250000.0) % 7, [500, 500])
 b = transpose(a)
 fn work() {
     c = a @ b
-    print(sum(c), c[3, 4], sum(sort(ravel(a))[::1000]), sum(a * 2 + 1))
+    print(sum(c), sum(c[3]), sum(sort(ravel(a))[::1000]), sum(a * 2 + 1))
 }
 work()
 :threads 3
