@@ -216,8 +216,6 @@ fn auto_without_a_gpu_is_the_cpu_and_says_so_once() {
     );
 }
 
-/// `code` run under `device=auto` with the test model and `flags`, which must succeed: what it
-/// printed, stderr then stdout.
 /// `:threads` says how many threads a parallel loop gets. With `--threads 1` the interpreter's
 /// thread is that pool's one thread; after `:threads all` loops get one a core (3 here), not the
 /// pool the interpreter's thread belongs to.
@@ -240,6 +238,8 @@ fn threads_reports_the_threads_a_loop_gets() {
     assert!(out.status.success(), "{stderr}");
 }
 
+/// `code` run under `device=auto` with the test model and `flags`, which must succeed: what it
+/// printed, stderr then stdout.
 fn run_auto(flags: &[&str], code: &str) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_arrsh"))
         .args(["--device", "auto"])

@@ -317,8 +317,8 @@ impl Program {
                 .min()
                 .unwrap_or(PAGE)
         };
-        (0..8)
-            .map(|k| (REGISTERS_IN_PAGE + k * PAGE / 8) % PAGE)
+        (0..REGISTER_PLACES)
+            .map(|k| (REGISTERS_IN_PAGE + k * PAGE / REGISTER_PLACES) % PAGE)
             .rev()
             .max_by_key(|&place| distance(place))
             .unwrap_or(REGISTERS_IN_PAGE)
@@ -378,9 +378,10 @@ const PAGE: usize = 4096;
 const PAGE_WORDS: usize = PAGE / 16;
 const CONSTANTS_IN_PAGE: usize = 16 + 1360;
 /// Registers go here in passes shorter than `PLACED_FROM` elements (far from large arrays and
-/// constants), or at the first of the 8 places a step of `PAGE / 8` apart from it that is farthest
-/// from where the pass's arrays and constants are.
+/// constants), or at the first of the `REGISTER_PLACES` places a step of `PAGE / REGISTER_PLACES`
+/// apart from it that is farthest from where the pass's arrays and constants are.
 const REGISTERS_IN_PAGE: usize = 16 + 2 * 1360;
+const REGISTER_PLACES: usize = 8;
 const PLACED_FROM: usize = 256;
 
 /// The 16-byte words of a register of `width` elements of `dtype`.

@@ -27,11 +27,11 @@ pub fn set(count: Option<usize>) -> Result<(), String> {
     };
     let pool = match JOINED.get() {
         Some(joined) if joined.current_num_threads() == wanted => Some(joined.clone()),
-        // A thread in a pool runs its parallel loops there: the global pool is not reachable
-        // from it, so any other count is a pool of its own.
-        Some(_) => Some(Arc::new(pool("arrsh-cpu", wanted, false)?)),
         None if wanted == global_count() => None,
-        None => Some(Arc::new(pool("arrsh-cpu", wanted, false)?)),
+        // A thread in a pool runs its parallel loops there: once the interpreter's thread has
+        // joined one, the global pool is not reachable from it, so any other count is a pool of
+        // its own.
+        _ => Some(Arc::new(pool("arrsh-cpu", wanted, false)?)),
     };
     *POOL.lock().unwrap_or_else(PoisonError::into_inner) = pool;
     Ok(())
