@@ -5,15 +5,14 @@
 //! blocks of `b` and `a` are copied into contiguous panels (so any strides,
 //! transposes and negative steps are read in place, with no full copy) and a
 //! 6×8 (f64) or 6×16 (f32) register tile is updated by fused multiply-adds
-//! (twice as wide, 6×16 or 6×32, on cpus with AVX-512).
+//! (8×24 or 8×48 on cpus with AVX-512, with the panels' roles swapped).
 //! Row blocks of the result are computed in parallel with rayon. The result is
 //! not zero-filled first (the first slab of depth writes it), and the packing
 //! buffers stay with each thread between products, so a product touches no
 //! fresh memory but its result. The `gemm` crate covers everything else: other
 //! cpus and small or skinny shapes, where its gemv-like paths beat padding a
-//! panel. (This kernel is ~1.3× faster than `gemm` at 1000–3000² on the 2-core
-//! AMD EPYC this was tuned on, and 1.05–1.2× the time of OpenBLAS there: the
-//! micro-kernel runs at ~90% of the time, close to the cores' peak.)
+//! panel. (This kernel was ~1.3× faster than `gemm` at 1000–3000² on a 2-core
+//! AMD EPYC; `bench/RESULTS.md` compares it with OpenBLAS.)
 //!
 //! `i64` products, which have no BLAS, use a plain row-parallel loop with
 //! wrapping arithmetic (NumPy's integer overflow behaviour).
@@ -105,8 +104,8 @@ impl Float for f32 {
 
 impl LinalgElement for f64 {
     fn product(a: ArrayView2<'_, f64>, b: ArrayView2<'_, f64>) -> Result<Array2<f64>, String> {
-        // Tiles of 8 × three 512-bit registers with AVX-512, else 6 × two
-        // 256-bit ones; slabs deep enough that a B panel fills 32–36 KiB of L1.
+        // Tiles of 8 × three 512-bit registers with AVX-512 (slabs of 192 for the grid's
+        // B panels in L1; `streamed` picks its own), else 6 × two 256-bit ones.
         if packed::wide_vectors() {
             float_product::<f64, { packed::WIDE_MR }, 24>(a, b, 192)
         } else {

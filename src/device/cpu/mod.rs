@@ -191,16 +191,32 @@ fn brand_string() -> Option<String> {
 /// cpu 0), or `None` where it does not. Read once.
 pub fn last_level_cache_bytes() -> Option<usize> {
     static BYTES: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    *BYTES.get_or_init(|| caches().into_iter().map(|(_, bytes)| bytes).max())
+}
+
+/// The size in bytes of cpu 0's level-2 cache as Linux reports it, or `None`. Read once.
+pub fn level_2_cache_bytes() -> Option<usize> {
+    static BYTES: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
     *BYTES.get_or_init(|| {
-        let caches = std::fs::read_dir("/sys/devices/system/cpu/cpu0/cache").ok()?;
-        caches
-            .flatten()
-            .filter_map(|entry| {
-                let size = std::fs::read_to_string(entry.path().join("size")).ok()?;
-                cache_size_bytes(size.trim())
-            })
-            .max()
+        caches()
+            .into_iter()
+            .find_map(|(level, bytes)| (level == 2).then_some(bytes))
     })
+}
+
+/// Cpu 0's caches as Linux lists them: each one's level and size in bytes.
+fn caches() -> Vec<(u32, usize)> {
+    let Ok(entries) = std::fs::read_dir("/sys/devices/system/cpu/cpu0/cache") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|entry| {
+            let read = |name| std::fs::read_to_string(entry.path().join(name)).ok();
+            let level = read("level")?.trim().parse().ok()?;
+            Some((level, cache_size_bytes(read("size")?.trim())?))
+        })
+        .collect()
 }
 
 /// `"32768K"`, `"300M"` or a plain count of bytes.

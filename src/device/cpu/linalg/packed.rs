@@ -1,16 +1,17 @@
 //! The packed matrix product (x86-64 with AVX2 and FMA).
 //!
-//! Loops, outermost first, as in BLIS: `NC` columns of `b`; a slab of depth,
-//! for which the `depth × NC` block of `b` is packed (to stay in L3) as
-//! `NR`-column panels; row blocks of `a` (in parallel), each packed (to stay
-//! in L2) as `MR`-row panels; then every B panel, and for each every A panel,
-//! which updates one `MR × NR` tile of `c`. A B panel (depth × `NR`, 32–36 KiB)
-//! stays in L1 while the A panels stream past it from L2; the other order
-//! (A panels outside) streams B panels from L3 and ran at half the speed on
-//! AVX-512 cpus. A product on several threads whose packed `b` takes at most a
-//! quarter of the last-level cache packs all of it first, and each row block
-//! then goes through every slab: two parallel loops instead of two a slab. On 8 threads or more a
-//! product of 5–15 row panels a thread is cut into tasks of tiles instead (`grid`).
+//! With AVX-512 (wide tiles), `streamed` computes it: an A panel stays in L1 while B panels
+//! stream past it from L2; on 8 threads or more a product of 5–15 row panels a thread is cut
+//! into tasks of tiles instead (`grid`).
+//!
+//! With AVX2 only, the loops, outermost first, are BLIS's: `NC` columns of `b`; a slab of depth,
+//! for which the `depth × NC` block of `b` is packed (to stay in L3) as `NR`-column panels; row
+//! blocks of `a` (in parallel), each packed (to stay in L2) as `MR`-row panels; then every B
+//! panel, and for each every A panel, which updates one `MR × NR` tile of `c`. A B panel
+//! (depth × `NR`) stays in L1 while the A panels stream past it from L2. A product on several
+//! threads whose packed `b` takes at most a quarter of the last-level cache packs all of it
+//! first, and each row block then goes through every slab: two parallel loops instead of two a
+//! slab.
 //!
 //! A tile's multiply-adds need its part of `c` only at the end, so each tile
 //! asks, during its first steps, for the rows of `c` that the next tile will
@@ -19,6 +20,8 @@
 use super::{Float, Panels, PARALLEL_GEMM_MIN_WORK};
 #[cfg(target_arch = "x86_64")]
 mod grid;
+#[cfg(target_arch = "x86_64")]
+mod streamed;
 use crate::base::interrupt::Stop;
 use crate::device::cpu::threads;
 use ndarray::{s, ArrayView2};
@@ -28,15 +31,26 @@ use std::mem::MaybeUninit;
 /// Panels start on a cache line.
 const CACHE_LINE: usize = 64;
 
-/// Columns of `b` per packed block (192 × 2048 f64 = 3 MiB, in L3).
+/// Columns of `b` per packed block (512 × 2048 f64 = 8 MiB, in L3).
 const NC: usize = 2048;
+
+/// Row panels of `a` per packed block (AVX2 tiles).
+const A_BLOCK_PANELS: usize = 12;
 
 /// The tile on cpus with AVX-512: 8 rows × 3 512-bit registers of
 /// accumulators use 24 of the 32 vector registers, and each step's 8
 /// broadcasts and 3 loads feed 24 multiply-adds. (12 × 2 ran at 90% of this
-/// speed, 14 × 2 and 6 × 4 at 92–95%, measured alone on the panels.)
+/// speed, 14 × 2 and 6 × 4 at 92–95%, measured alone on the panels on an AMD
+/// cpu; in `streamed` on an Intel one, 12 × 2 took 1.0–1.07× the time.)
 pub(super) const WIDE_MR: usize = 8;
 const WIDE_VECTORS: usize = 3;
+
+/// How many steps ahead a tile asks for the B panel it streams (`streamed`).
+const B_AHEAD_STEPS: usize = 8;
+
+/// Steps of a tile's loop unrolled: fewer counter and pointer updates, which compete with the
+/// multiply-adds for their ports (one thread at 2000² f64: 1.06× NumPy's time before, 1.01× after).
+const UNROLLED_STEPS: usize = 4;
 
 /// A tile row of `WIDE_VECTORS` 512-bit registers: the width when `wide_vectors()`.
 const WIDE_TILE_ROW_BYTES: usize = WIDE_VECTORS * 64;
@@ -99,7 +113,11 @@ fn matmul_in_pool<T: Float, const MR: usize, const NR: usize>(
     if parallel && grid::grid_suits::<T, MR, NR>(m, k, n, threads) {
         return grid::grid::<T, MR, NR>(a, b, c, depth_block, stop);
     }
-    let row_blocks = row_blocks(m, MR, if parallel { threads } else { 1 });
+    #[cfg(target_arch = "x86_64")]
+    if wide_tiles::<T, MR, NR>() {
+        return streamed::streamed::<T, MR, NR>(a, b, c, stop, if parallel { threads } else { 1 });
+    }
+    let row_blocks = row_blocks(m, MR, if parallel { threads } else { 1 }, A_BLOCK_PANELS);
     if parallel && whole_b_fits::<T>(n.div_ceil(NR) * NR * k) {
         return whole_b::<T, MR, NR>(a, b, c, depth_block, stop, &row_blocks);
     }
@@ -121,7 +139,7 @@ fn matmul_in_pool<T: Float, const MR: usize, const NR: usize>(
                     first: depth0 == 0,
                 };
                 let blocks = split_rows(c, &row_blocks, n);
-                // A block is at most 96 rows × 2048 columns × 192 steps (75 MFLOP): an
+                // A block is at most 72 rows × 2048 columns × 512 steps (151 MFLOP): an
                 // interrupt is seen within milliseconds.
                 let multiply = |(row0, c_rows)| {
                     if !stop.requested() {
@@ -230,8 +248,8 @@ fn split_rows<'c, T>(
     blocks
 }
 
-/// The rows of `a` (and `c`) in blocks of at most 12 panels of `MR` rows (96 × 192 f64 =
-/// 144 KiB, in L2), as many for each of `threads` threads, each within a panel of the
+/// The rows of `a` (and `c`) in blocks of at most `most_panels` panels of `mr` rows (12 for
+/// AVX2 tiles: 72 × 512 f64 = 288 KiB, in L2), as many for each of `threads` threads, each within a panel of the
 /// others: every slab ends when its slowest thread does, and blocks of whole panels that
 /// differed by up to a block had cost 5–10% with 2 threads.
 ///
@@ -241,14 +259,18 @@ fn split_rows<'c, T>(
 /// at 2000² and 3000². Smaller blocks read `b` more often: at 1000² (8 panels a thread) two
 /// blocks a thread took 1.1–1.3× the time of one. (On 2 cores of their own, 4 blocks a thread at
 /// 400² and 500² took 1.0–1.05× the time of 3.)
-fn row_blocks(m: usize, mr: usize, threads: usize) -> Vec<std::ops::Range<usize>> {
-    const MOST_PANELS: usize = 12;
+fn row_blocks(
+    m: usize,
+    mr: usize,
+    threads: usize,
+    most_panels: usize,
+) -> Vec<std::ops::Range<usize>> {
     const SHARED_FROM_THREADS: usize = 8;
     const SHARED_FROM_PANELS: usize = 16;
     const SHARED_BLOCKS: usize = 4;
     let panels = m.div_ceil(mr);
     let panels_per_thread = panels.div_ceil(threads);
-    let mut per_thread = panels_per_thread.div_ceil(MOST_PANELS).max(1);
+    let mut per_thread = panels_per_thread.div_ceil(most_panels).max(1);
     if threads >= SHARED_FROM_THREADS && panels_per_thread >= SHARED_FROM_PANELS {
         per_thread = per_thread.max(SHARED_BLOCKS);
     }
@@ -299,39 +321,14 @@ impl<T: Float, const NR: usize> Slab<'_, T, NR> {
                     cols: NR.min(self.cols - tile_col0),
                     first: self.first,
                 };
-                // Down the column of tiles, then to the top of the next one.
-                let next_tile = if tile_row0 + MR < rows {
-                    offset(tile_row0 + MR, tile_col0)
-                } else {
-                    offset(0, tile_col0 + NR)
-                };
-                let next_tile = c_rows.as_ptr().wrapping_add(next_tile).cast::<T>();
                 let c_tile = &mut c_rows[offset(tile_row0, tile_col0)..];
                 #[cfg(target_arch = "x86_64")]
-                // SAFETY: `matmul` is only called when `cpu_supported()` has found
-                // AVX2 and FMA, and with wide tiles only when `wide_vectors()` has
-                // found AVX-512F: the features of these functions. A wide tile's
-                // panels hold `depth` steps of `WIDE_MR` and `WIDE_VECTORS`
-                // registers of values, and `c_tile` holds `tile`'s rows at stride `ldc`.
+                // SAFETY: `matmul` is only called when `cpu_supported()` has found AVX2 and FMA.
                 unsafe {
-                    if wide_tiles::<T, MR, NR>() {
-                        wide_tile_fitted(
-                            a_panel.as_ptr().cast(),
-                            b_panel.as_ptr().cast(),
-                            depth,
-                            c_tile.as_mut_ptr().cast(),
-                            tile,
-                            next_tile,
-                        )
-                    } else {
-                        micro_kernel_avx2_fma(a_panel, b_panel, c_tile, tile)
-                    }
+                    micro_kernel_avx2_fma(a_panel, b_panel, c_tile, tile)
                 };
                 #[cfg(not(target_arch = "x86_64"))]
-                {
-                    let _ = next_tile;
-                    micro_kernel(a_panel, b_panel, c_tile, tile);
-                }
+                micro_kernel(a_panel, b_panel, c_tile, tile);
             }
         }
     }
@@ -342,7 +339,7 @@ impl<T: Float, const NR: usize> Slab<'_, T, NR> {
 /// # Safety
 /// As `WideTile::wide_tile`, with `tile.cols` at most `WIDE_VECTORS` registers wide.
 #[cfg(target_arch = "x86_64")]
-unsafe fn wide_tile_fitted<T: Float>(
+unsafe fn wide_tile_fitted<T: Float, const STREAM_B: bool>(
     a: *const T,
     b: *const T,
     depth: usize,
@@ -351,13 +348,20 @@ unsafe fn wide_tile_fitted<T: Float>(
     next_tile: *const T,
 ) {
     let kernel = match (tile.cols * std::mem::size_of::<T>()).div_ceil(64) {
-        1 => T::wide_tile::<1>,
-        2 => T::wide_tile::<2>,
-        _ => T::wide_tile::<WIDE_VECTORS>,
+        1 => T::wide_tile::<1, STREAM_B>,
+        2 => T::wide_tile::<2, STREAM_B>,
+        _ => T::wide_tile::<WIDE_VECTORS, STREAM_B>,
     };
     // SAFETY: the caller's.
     unsafe { kernel(a, b, depth, c, tile, next_tile) }
 }
+
+/// The result `c`'s elements, written by several threads at disjoint tiles.
+#[cfg(target_arch = "x86_64")]
+struct SharedResult<T>(*mut T);
+// SAFETY: each thread writes only its own tiles of `c`, which outlives the threads.
+#[cfg(target_arch = "x86_64")]
+unsafe impl<T> Sync for SharedResult<T> {}
 
 /// Where a register tile lands in `c`: the row stride, the valid rows and
 /// columns (fewer than `MR × NR` at the matrix edges), and whether the tile
@@ -376,17 +380,18 @@ pub struct TileShape {
 #[cfg(target_arch = "x86_64")]
 pub trait WideTile: Sized {
     /// `c += a · b` for one tile of `WIDE_MR` rows of `VECTORS` registers (`=` in the first
-    /// slab), prefetching the rows of `next_tile` meanwhile. A panel at the right edge of `b`
-    /// with fewer columns than `WIDE_VECTORS` registers hold takes fewer registers: 500 f32
-    /// columns are 10 panels of 48 and one of 20, which as a whole panel had spent 5% of the
-    /// product's multiply-adds on padding (500² f32 ran at 0.92× the speed of 480² and 528²).
+    /// slab), prefetching the rows of `next_tile` meanwhile, and with `STREAM_B` the B panel's
+    /// values `B_AHEAD_STEPS` steps ahead (a panel that streams from L2). A panel at the right
+    /// edge of `b` with fewer columns than `WIDE_VECTORS` registers hold takes fewer registers:
+    /// 500 f32 columns are 10 panels of 48 and one of 20, which as a whole panel had spent 5% of
+    /// the product's multiply-adds on padding (500² f32 ran at 0.92× the speed of 480² and 528²).
     ///
     /// # Safety
     /// The cpu has AVX-512F; `a` holds `depth · WIDE_MR` values, `b` holds
     /// `depth` rows of `WIDE_VECTORS` registers, `c` holds `tile.rows` rows of
     /// `tile.cols` values at stride `tile.ldc` (initialized unless `tile.first`), and
     /// `tile.cols` fits in `VECTORS` registers.
-    unsafe fn wide_tile<const VECTORS: usize>(
+    unsafe fn wide_tile<const VECTORS: usize, const STREAM_B: bool>(
         a: *const Self,
         b: *const Self,
         depth: usize,
@@ -402,7 +407,7 @@ macro_rules! wide_tile_kernel {
      $mask_store:ident, $add:ident, $fmadd:ident) => {
         impl WideTile for $t {
             #[target_feature(enable = "avx512f")]
-            unsafe fn wide_tile<const VECTORS: usize>(
+            unsafe fn wide_tile<const VECTORS: usize, const STREAM_B: bool>(
                 a: *const $t,
                 b: *const $t,
                 depth: usize,
@@ -413,26 +418,43 @@ macro_rules! wide_tile_kernel {
                 use std::arch::x86_64::*;
                 const ROW: usize = WIDE_VECTORS * $lanes;
                 let mut acc = [[$zero(); VECTORS]; WIDE_MR];
-                for step in 0..depth {
-                    if step < WIDE_MR {
-                        // A row of the next tile is four cache lines at most.
-                        let row = next_tile.wrapping_add(step * tile.ldc);
-                        for line in [0, $lanes, 2 * $lanes, ROW - 1] {
-                            _mm_prefetch::<_MM_HINT_T0>(row.wrapping_add(line).cast());
+                // SAFETY (for the whole closure): the caller's bounds.
+                let mut multiply_add = |step: usize| unsafe {
+                    if STREAM_B {
+                        let ahead = b.wrapping_add((step + B_AHEAD_STEPS) * ROW);
+                        for v in 0..WIDE_VECTORS {
+                            _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(v * $lanes).cast());
                         }
                     }
-                    // SAFETY (for the whole block): the caller's bounds.
-                    unsafe {
-                        let b_row = b.add(step * ROW);
-                        let b_values: [_; VECTORS] =
-                            std::array::from_fn(|v| $load(b_row.add(v * $lanes)));
-                        for (r, acc_row) in acc.iter_mut().enumerate() {
-                            let a_value = $set1(*a.add(step * WIDE_MR + r));
-                            for (sum, &b_value) in acc_row.iter_mut().zip(&b_values) {
-                                *sum = $fmadd(a_value, b_value, *sum);
-                            }
+                    let b_row = b.add(step * ROW);
+                    let b_values: [_; VECTORS] =
+                        std::array::from_fn(|v| $load(b_row.add(v * $lanes)));
+                    for (r, acc_row) in acc.iter_mut().enumerate() {
+                        let a_value = $set1(*a.add(step * WIDE_MR + r));
+                        for (sum, &b_value) in acc_row.iter_mut().zip(&b_values) {
+                            *sum = $fmadd(a_value, b_value, *sum);
                         }
                     }
+                };
+                // The first steps ask for the next tile: a row of it is four cache lines at most.
+                let first_steps = depth.min(WIDE_MR);
+                for step in 0..first_steps {
+                    let row = next_tile.wrapping_add(step * tile.ldc);
+                    for line in [0, $lanes, 2 * $lanes, ROW - 1] {
+                        _mm_prefetch::<_MM_HINT_T0>(row.wrapping_add(line).cast());
+                    }
+                    multiply_add(step);
+                }
+                // The rest `UNROLLED_STEPS` at a time.
+                let mut step = first_steps;
+                while step + UNROLLED_STEPS <= depth {
+                    for offset in 0..UNROLLED_STEPS {
+                        multiply_add(step + offset);
+                    }
+                    step += UNROLLED_STEPS;
+                }
+                for step in step..depth {
+                    multiply_add(step);
                 }
                 // SAFETY: the caller's bounds; a masked load or store touches only its lanes.
                 unsafe {
@@ -670,12 +692,12 @@ fn pack_b_panel<T: Float, const NR: usize>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use ndarray::Array2;
 
     /// `a`, `b` and their product, of small integers: every product and sum is exact.
-    fn small_integer_product(
+    pub(super) fn small_integer_product(
         m: usize,
         k: usize,
         n: usize,
@@ -687,7 +709,7 @@ mod tests {
     }
 
     /// More threads than the machines that run the tests have cores.
-    fn seven_threads() -> rayon::ThreadPool {
+    pub(super) fn seven_threads() -> rayon::ThreadPool {
         rayon::ThreadPoolBuilder::new()
             .num_threads(7)
             .build()
@@ -705,7 +727,7 @@ mod tests {
         let (m, k, n) = (203, 700, NC + 50);
         let (a, b, want) = small_integer_product(m, k, n);
         let pool = seven_threads();
-        let blocks = row_blocks(m, 6, 7);
+        let blocks = row_blocks(m, 6, 7, A_BLOCK_PANELS);
         let mut c = vec![MaybeUninit::<f64>::uninit(); m * n];
         pool.install(|| {
             whole_b::<f64, 6, 8>(a.view(), b.view(), &mut c, 192, &Stop::current(), &blocks)
@@ -763,13 +785,16 @@ mod tests {
     #[test]
     fn many_panels_a_thread_make_smaller_blocks() {
         // 16 threads, 2000 rows: 250 panels of 8, 16 a thread, in 4 blocks a thread.
-        assert_eq!(row_blocks(2000, 8, 16).len(), 64);
+        assert_eq!(row_blocks(2000, 8, 16, A_BLOCK_PANELS).len(), 64);
         // 1000 rows: 8 panels a thread, one block each.
-        assert_eq!(row_blocks(1000, 8, 16).len(), 16);
+        assert_eq!(row_blocks(1000, 8, 16, A_BLOCK_PANELS).len(), 16);
         // Fewer threads: blocks of at most 12 panels, however many.
-        assert_eq!(row_blocks(200, 8, 1).len(), 3);
-        assert_eq!(row_blocks(500, 8, 2).len(), 6);
-        let blocks = row_blocks(2000, 8, 16);
+        assert_eq!(row_blocks(200, 8, 1, A_BLOCK_PANELS).len(), 3);
+        assert_eq!(row_blocks(500, 8, 2, A_BLOCK_PANELS).len(), 6);
+        // No cap on the panels (`streamed`): one block a thread, or 4 on 16 threads at 2000².
+        assert_eq!(row_blocks(3000, 8, 2, usize::MAX).len(), 2);
+        assert_eq!(row_blocks(2000, 8, 16, usize::MAX).len(), 64);
+        let blocks = row_blocks(2000, 8, 16, A_BLOCK_PANELS);
         assert_eq!(blocks.first().unwrap().start, 0);
         assert_eq!(blocks.last().unwrap().end, 2000);
         assert!(blocks.windows(2).all(|pair| pair[0].end == pair[1].start));

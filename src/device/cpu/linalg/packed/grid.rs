@@ -5,7 +5,7 @@
 
 use super::{
     pack_a_panel, pack_b_panel, panel_jobs, panel_slots, whole_b_fits, wide_tile_fitted,
-    wide_tiles, TileShape,
+    wide_tiles, SharedResult, TileShape,
 };
 use crate::base::interrupt::Stop;
 use crate::device::cpu::linalg::{Float, Panels};
@@ -49,7 +49,7 @@ pub(super) fn grid<T: Float, const MR: usize, const NR: usize>(
                 },
             );
             let (a_all, b_all): (&[[T; MR]], &[[T; NR]]) = (a_all, b_all);
-            let out = Tiles(c.as_mut_ptr().cast::<T>());
+            let out = SharedResult(c.as_mut_ptr().cast::<T>());
             let tasks: Vec<_> = (0..row_panels)
                 .step_by(GRID_ROW_PANELS)
                 .flat_map(|r| {
@@ -89,7 +89,7 @@ pub(super) fn grid<T: Float, const MR: usize, const NR: usize>(
                             // panels hold `depth` steps; the tile lies inside `c`, and tasks
                             // write disjoint tiles.
                             unsafe {
-                                wide_tile_fitted(
+                                wide_tile_fitted::<T, false>(
                                     a_panel.as_ptr().cast(),
                                     b_panel.as_ptr().cast(),
                                     depth,
@@ -127,8 +127,3 @@ pub(super) fn grid_suits<T: Float, const MR: usize, const NR: usize>(
         && (PANELS_A_THREAD.start * threads..PANELS_A_THREAD.end * threads).contains(&panels)
         && whole_b_fits::<T>(packed)
 }
-
-/// `c`'s elements, written by the grid's tasks at disjoint tiles.
-struct Tiles<T>(*mut T);
-// SAFETY: each task writes only its own tiles of `c`, which outlives the tasks.
-unsafe impl<T> Sync for Tiles<T> {}
