@@ -22,8 +22,8 @@ const MOST_DEPTH_F64: usize = 256;
 const MOST_DEPTH_F32: usize = 384;
 
 /// A block of `b`'s columns takes at most a quarter of L2 (of 2 MiB where Linux does not say):
-/// with 2 MiB of L2, 512 KiB took 0.95–0.98× the time of 1 MiB at 2000² (f32 and f64, one
-/// thread and two), and 256 KiB or 1.5 MiB more.
+/// with 2 MiB of L2, 512 KiB took 0.92–0.98× the time of 1 MiB at 500² and 2000² (f32 and f64,
+/// one thread and two), and 256 KiB or 1.5 MiB more.
 fn block_bytes() -> usize {
     const ASSUMED_L2_BYTES: usize = 2 << 20;
     crate::device::cpu::level_2_cache_bytes().unwrap_or(ASSUMED_L2_BYTES) / 4
