@@ -169,13 +169,7 @@ fn whole_b<T: Float, const MR: usize, const NR: usize>(
     let (k, n) = b.dim();
     let panels_per_slab = n.div_ceil(NR);
     T::with_panel_buffer(Panels::B, |b_buffer| {
-        let all = panel_slots::<T, NR>(b_buffer, panels_per_slab * k);
-        panel_jobs(all, k, depth_block, panels_per_slab)
-            .into_par_iter()
-            .for_each(|(depths, index, panel)| {
-                pack_b_panel(b.slice(s![depths, ..]), index, panel);
-            });
-        let all: &[[T; NR]] = all;
+        let all = pack_b_slabs::<T, NR>(b, b_buffer, depth_block, stop);
         split_rows(c, row_blocks, n)
             .into_par_iter()
             .for_each(|(row0, c_rows)| {
@@ -197,6 +191,28 @@ fn whole_b<T: Float, const MR: usize, const NR: usize>(
                 }
             });
     });
+}
+
+/// All of `b` packed in parallel into `buffer`, each slab of `depth_block` in turn as `NR`-column
+/// panels; panels still to pack when an interrupt comes are left as they were. (All of a `b` of a
+/// quarter of the last-level cache is hundreds of megabytes on some machines.)
+fn pack_b_slabs<'a, T: Float, const NR: usize>(
+    b: ArrayView2<T>,
+    buffer: &'a mut Vec<T>,
+    depth_block: usize,
+    stop: &Stop,
+) -> &'a [[T; NR]] {
+    let (k, n) = b.dim();
+    let panels = n.div_ceil(NR);
+    let all = panel_slots::<T, NR>(buffer, panels * k);
+    panel_jobs(all, k, depth_block, panels)
+        .into_par_iter()
+        .for_each(|(depths, index, panel)| {
+            if !stop.requested() {
+                pack_b_panel(b.slice(s![depths, ..]), index, panel);
+            }
+        });
+    all
 }
 
 /// `all`, which holds each slab of depth's `panels` packed panels in turn, as one job per panel:

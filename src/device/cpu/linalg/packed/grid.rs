@@ -4,7 +4,7 @@
 //! busy ones, which on a shared machine is where a product loses its time.
 
 use super::{
-    pack_a_panel, pack_b_panel, panel_jobs, panel_slots, whole_b_fits, wide_tile_fitted,
+    pack_a_panel, pack_b_slabs, panel_jobs, panel_slots, whole_b_fits, wide_tile_fitted,
     wide_tiles, SharedResult, TileShape,
 };
 use crate::base::interrupt::Stop;
@@ -32,23 +32,17 @@ pub(super) fn grid<T: Float, const MR: usize, const NR: usize>(
     let (row_panels, col_panels) = (m.div_ceil(MR), n.div_ceil(NR));
     T::with_panel_buffer(Panels::B, |b_buffer| {
         T::with_panel_buffer(Panels::A, |a_buffer| {
-            let b_all = panel_slots::<T, NR>(b_buffer, col_panels * k);
             let a_all = panel_slots::<T, MR>(a_buffer, row_panels * k);
-            let b_jobs = panel_jobs(b_all, k, depth_block, col_panels);
             let a_jobs = panel_jobs(a_all, k, depth_block, row_panels);
-            rayon::join(
-                || {
-                    b_jobs.into_par_iter().for_each(|(depths, index, panel)| {
-                        pack_b_panel(b.slice(s![depths, ..]), index, panel);
-                    })
-                },
+            let (b_all, ()) = rayon::join(
+                || pack_b_slabs::<T, NR>(b, b_buffer, depth_block, stop),
                 || {
                     a_jobs.into_par_iter().for_each(|(depths, index, panel)| {
                         pack_a_panel(a.slice(s![.., depths]), index, panel);
                     })
                 },
             );
-            let (a_all, b_all): (&[[T; MR]], &[[T; NR]]) = (a_all, b_all);
+            let a_all: &[[T; MR]] = a_all;
             let out = SharedResult(c.as_mut_ptr().cast::<T>());
             let tasks: Vec<_> = (0..row_panels)
                 .step_by(GRID_ROW_PANELS)

@@ -7,7 +7,7 @@
 //! at 1000²–3000² took 0.90–0.99× NumPy's time (f64) and 0.97–1.01× (f32) in this order, against
 //! 1.07–1.35× and 1.12–1.30× in the other; on one thread at 2000², 0.97–1.05× against 1.06–1.13×.
 
-use super::{pack_a_panel, pack_b_panel, panel_jobs, panel_slots, wide_tile_fitted, TileShape};
+use super::{pack_a, pack_b_slabs, wide_tile_fitted, TileShape};
 use super::{row_blocks, whole_b_fits, SharedResult};
 use crate::base::interrupt::Stop;
 use crate::device::cpu::linalg::{Float, Panels};
@@ -84,36 +84,23 @@ fn streamed_in_parts<T: Float, const MR: usize, const NR: usize>(
             let chunk = chunk0..col_panels.min(chunk0 + chunk_panels);
             let chunk_b = b.slice(s![.., chunk0 * NR..n.min(chunk.end * NR)]);
             for part0 in (0..k).step_by(part_depth) {
-                if stop.requested() {
-                    return;
-                }
                 let part = part0..k.min(part0 + part_depth);
-                let panels = panel_slots::<T, NR>(b_buffer, chunk.len() * part.len());
-                panel_jobs(panels, part.len(), depth_block, chunk.len())
-                    .into_par_iter()
-                    .for_each(|(depths, index, panel)| {
-                        // All of a `b` of a quarter of the last-level cache is hundreds of
-                        // megabytes on some machines.
-                        if !stop.requested() {
-                            let depths = part0 + depths.start..part0 + depths.end;
-                            pack_b_panel(chunk_b.slice(s![depths, ..]), index, panel);
-                        }
-                    });
+                let panels = pack_b_slabs::<T, NR>(
+                    chunk_b.slice(s![part.clone(), ..]),
+                    b_buffer,
+                    depth_block,
+                    stop,
+                );
                 if stop.requested() {
                     return;
                 }
-                let panels: &[[T; NR]] = panels;
                 let out = &out;
                 row_blocks.par_iter().for_each(|rows| {
                     T::with_panel_buffer(Panels::A, |a_buffer| {
                         for depth0 in part.clone().step_by(depth_block) {
                             let depth = depth_block.min(k - depth0);
                             let a_block = a.slice(s![rows.clone(), depth0..depth0 + depth]);
-                            let a_panels =
-                                panel_slots::<T, MR>(a_buffer, rows.len().div_ceil(MR) * depth);
-                            for (index, panel) in a_panels.chunks_exact_mut(depth).enumerate() {
-                                pack_a_panel(a_block, index, panel);
-                            }
+                            let a_panels = pack_a::<T, MR>(a_block, a_buffer);
                             let slab =
                                 &panels[(depth0 - part0) * chunk.len()..][..depth * chunk.len()];
                             for first in chunk.clone().step_by(block_panels) {
