@@ -21,12 +21,26 @@ use std::ops::Range;
 const MOST_DEPTH_F64: usize = 256;
 const MOST_DEPTH_F32: usize = 384;
 
-/// A block of `b`'s columns takes at most a quarter of L2 (of 2 MiB where Linux does not say):
-/// with 2 MiB of L2, 512 KiB took 0.92–0.98× the time of 1 MiB at 500² and 2000² (f32 and f64,
-/// one thread and two), and 256 KiB or 1.5 MiB more.
-fn block_bytes() -> usize {
+/// A core's L2, or 2 MiB where Linux does not say.
+fn level_2_bytes() -> usize {
     const ASSUMED_L2_BYTES: usize = 2 << 20;
-    crate::device::cpu::level_2_cache_bytes().unwrap_or(ASSUMED_L2_BYTES) / 4
+    crate::device::cpu::level_2_cache_bytes().unwrap_or(ASSUMED_L2_BYTES)
+}
+
+/// A block of `b`'s columns takes at most a quarter of L2: with 2 MiB of L2, 512 KiB took
+/// 0.92–0.98× the time of 1 MiB at 500² and 2000² (f32 and f64, one thread and two), and 256 KiB
+/// or 1.5 MiB more.
+fn block_bytes() -> usize {
+    level_2_bytes() / 4
+}
+
+/// A block of rows' packed A slab takes at most L2, so that it stays in the caches while each
+/// block of columns reads it again. With one block of all its rows, one thread at 10000² (a 20 MB
+/// slab, and an 800 MB result streaming past it) took 1.06–1.15× the time of blocks of 2 MiB
+/// (f64) and 1.38–1.41× (f32); blocks of 1 to 4 MiB were within 2% of each other, 512 KiB 4–8%
+/// slower.
+fn a_block_panels<T, const MR: usize>(depth_block: usize) -> usize {
+    (level_2_bytes() / (MR * depth_block * std::mem::size_of::<T>())).max(1)
 }
 
 /// `c = a · b` (`c` row-major, perhaps uninitialized), on `threads` threads.
@@ -76,8 +90,7 @@ fn streamed_in_parts<T: Float, const MR: usize, const NR: usize>(
     } else {
         ((chunk_bytes / panel_bytes).max(block_panels), depth_block)
     };
-    // An A panel at a time is in L1: a row block takes any number of them.
-    let row_blocks = row_blocks(m, MR, threads, usize::MAX);
+    let row_blocks = row_blocks(m, MR, threads, a_block_panels::<T, MR>(depth_block));
     let out = SharedResult(c.as_mut_ptr().cast::<T>());
     T::with_panel_buffer(Panels::B, |b_buffer| {
         for chunk0 in (0..col_panels).step_by(chunk_panels) {
