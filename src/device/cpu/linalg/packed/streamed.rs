@@ -34,15 +34,6 @@ fn block_bytes() -> usize {
     level_2_bytes() / 4
 }
 
-/// A block of rows' packed A slab takes at most L2, so that it stays in the caches while each
-/// block of columns reads it again. With one block of all its rows, one thread at 10000² (a 20 MB
-/// slab, and an 800 MB result streaming past it) took 1.06–1.15× the time of blocks of 2 MiB
-/// (f64) and 1.38–1.41× (f32); blocks of 1 to 4 MiB were within 2% of each other, 512 KiB 4–8%
-/// slower.
-fn a_block_panels<T, const MR: usize>(depth_block: usize) -> usize {
-    (level_2_bytes() / (MR * depth_block * std::mem::size_of::<T>())).max(1)
-}
-
 /// `c = a · b` (`c` row-major, perhaps uninitialized), on `threads` threads.
 pub(super) fn streamed<T: Float, const MR: usize, const NR: usize>(
     a: ArrayView2<T>,
@@ -52,8 +43,26 @@ pub(super) fn streamed<T: Float, const MR: usize, const NR: usize>(
     threads: usize,
 ) {
     let (k, n) = b.dim();
-    let whole = whole_b_fits::<T>(n.div_ceil(NR) * NR * k);
-    streamed_in_parts::<T, MR, NR>(a, b, c, stop, threads, whole, CHUNK_BYTES);
+    let parts = Parts {
+        whole_b: whole_b_fits::<T>(n.div_ceil(NR) * NR * k),
+        chunk_bytes: CHUNK_BYTES,
+        a_block_bytes: level_2_bytes(),
+    };
+    streamed_in_parts::<T, MR, NR>(a, b, c, stop, threads, parts);
+}
+
+/// How the product is cut up.
+struct Parts {
+    /// `b` packed whole, else a slab of a chunk of its columns at a time.
+    whole_b: bool,
+    /// The most a chunk of `b` takes packed.
+    chunk_bytes: usize,
+    /// The most a block of rows' packed A slab takes. L2, so that the slab stays in the caches
+    /// while each block of columns reads it again: with one block of all its rows, one thread at
+    /// 10000² (a 20 MB slab, and an 800 MB result streaming past it) took 1.06–1.15× the time of
+    /// blocks of 2 MiB (f64) and 1.38–1.41× (f32); blocks of 1 to 4 MiB were within 2% of each
+    /// other, 512 KiB 4–8% slower.
+    a_block_bytes: usize,
 }
 
 /// A packed part of a `b` too large to pack whole takes at most this much: growing the packing
@@ -61,18 +70,16 @@ pub(super) fn streamed<T: Float, const MR: usize, const NR: usize>(
 /// megabyte.
 const CHUNK_BYTES: usize = 16 << 20;
 
-/// `b` packed (in parallel) whole, or else a slab of depth of a chunk of its columns at a time
-/// (of at most `chunk_bytes`); then for each packed part the row blocks (in parallel), each
-/// through the part's slabs: its A panels packed, then each block of columns, and for each
-/// A panel every B panel of the block.
+/// `b` packed (in parallel) whole, or else a slab of depth of a chunk of its columns at a time;
+/// then for each packed part the row blocks (in parallel), each through the part's slabs: its A
+/// panels packed, then each block of columns, and for each A panel every B panel of the block.
 fn streamed_in_parts<T: Float, const MR: usize, const NR: usize>(
     a: ArrayView2<T>,
     b: ArrayView2<T>,
     c: &mut [MaybeUninit<T>],
     stop: &Stop,
     threads: usize,
-    whole: bool,
-    chunk_bytes: usize,
+    parts: Parts,
 ) {
     let ((m, k), (_, n)) = (a.dim(), b.dim());
     let size = std::mem::size_of::<T>();
@@ -85,12 +92,16 @@ fn streamed_in_parts<T: Float, const MR: usize, const NR: usize>(
     let col_panels = n.div_ceil(NR);
     let panel_bytes = depth_block * NR * size;
     let block_panels = (block_bytes() / panel_bytes).max(1);
-    let (chunk_panels, part_depth) = if whole {
+    let (chunk_panels, part_depth) = if parts.whole_b {
         (col_panels, k)
     } else {
-        ((chunk_bytes / panel_bytes).max(block_panels), depth_block)
+        (
+            (parts.chunk_bytes / panel_bytes).max(block_panels),
+            depth_block,
+        )
     };
-    let row_blocks = row_blocks(m, MR, threads, a_block_panels::<T, MR>(depth_block));
+    let a_block_panels = (parts.a_block_bytes / (MR * depth_block * size)).max(1);
+    let row_blocks = row_blocks(m, MR, threads, a_block_panels);
     let out = SharedResult(c.as_mut_ptr().cast::<T>());
     T::with_panel_buffer(Panels::B, |b_buffer| {
         for chunk0 in (0..col_panels).step_by(chunk_panels) {
@@ -212,19 +223,25 @@ mod tests {
     use ndarray::Array2;
 
     /// `a · b` through `streamed_in_parts` on `threads` threads of a pool of 7, with `b`
-    /// packed whole or in chunks of two blocks of columns.
+    /// packed whole or in chunks of two blocks of columns, and a thread's rows in one block
+    /// (L2 is larger than these A slabs) or in blocks of one panel.
     fn product<T: Float, const NR: usize>(
         a: &Array2<T>,
         b: &Array2<T>,
         threads: usize,
-        whole: bool,
+        whole_b: bool,
+        one_panel_blocks: bool,
     ) -> Array2<T> {
         let (m, n) = (a.nrows(), b.ncols());
         let mut c = vec![MaybeUninit::<T>::uninit(); m * n];
-        let (a, b, stop, chunk) = (a.view(), b.view(), Stop::current(), 2 * block_bytes());
-        seven_threads().install(|| {
-            streamed_in_parts::<T, WIDE_MR, NR>(a, b, &mut c, &stop, threads, whole, chunk)
-        });
+        let parts = Parts {
+            whole_b,
+            chunk_bytes: 2 * block_bytes(),
+            a_block_bytes: if one_panel_blocks { 0 } else { level_2_bytes() },
+        };
+        let (a, b, stop) = (a.view(), b.view(), Stop::current());
+        seven_threads()
+            .install(|| streamed_in_parts::<T, WIDE_MR, NR>(a, b, &mut c, &stop, threads, parts));
         // SAFETY: the product writes every element when not interrupted, and nothing
         // interrupts it.
         let c = c.into_iter().map(|v| unsafe { v.assume_init() }).collect();
@@ -232,7 +249,8 @@ mod tests {
     }
 
     /// `b` packed whole and in chunks a slab at a time, with slabs of unequal depth and ragged
-    /// tiles at both edges, on one thread and on more threads than cores: exact, f64 and f32.
+    /// tiles at both edges, on one thread and on more threads than cores, a thread's rows in one
+    /// block and in many: exact, f64 and f32.
     #[test]
     fn streamed_products_are_exact() {
         if !(cpu_supported() && wide_vectors()) {
@@ -241,10 +259,13 @@ mod tests {
         }
         let (a, b, want) = small_integer_product(203, 1300, 2100);
         let (a32, b32) = (a.mapv(|v| v as f32), b.mapv(|v| v as f32));
-        for (threads, whole) in [(1, true), (7, true), (1, false), (7, false)] {
-            assert_eq!(product::<f64, 24>(&a, &b, threads, whole), want);
-            let got = product::<f32, 48>(&a32, &b32, threads, whole);
-            assert_eq!(got, want.mapv(|v| v as f32));
+        for (threads, whole_b) in [(1, true), (7, true), (1, false), (7, false)] {
+            for one_panel_blocks in [false, true] {
+                let got = product::<f64, 24>(&a, &b, threads, whole_b, one_panel_blocks);
+                assert_eq!(got, want);
+                let got = product::<f32, 48>(&a32, &b32, threads, whole_b, one_panel_blocks);
+                assert_eq!(got, want.mapv(|v| v as f32));
+            }
         }
     }
 }
