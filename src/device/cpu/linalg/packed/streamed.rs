@@ -60,7 +60,7 @@ struct Parts {
     /// The most a block of rows' packed A slab takes. L2, so that the slab stays in the caches
     /// while each block of columns reads it again: with one block of all its rows, one thread at
     /// 10000² (a 20 MB slab, and an 800 MB result streaming past it) took 1.06–1.15× the time of
-    /// blocks of 2 MiB (f64) and 1.38–1.41× (f32); blocks of 1 to 4 MiB were within 2% of each
+    /// blocks of 2 MiB (f64) and 1.34–1.41× (f32); blocks of 1 to 4 MiB were within 2% of each
     /// other, 512 KiB 4–8% slower.
     a_block_bytes: usize,
 }
