@@ -265,7 +265,8 @@ fn split_rows<'c, T>(
 }
 
 /// The rows of `a` (and `c`) in blocks of at most `most_panels` panels of `mr` rows (12 for
-/// AVX2 tiles: 72 × 512 f64 = 288 KiB, in L2), as many for each of `threads` threads, each within a panel of the
+/// AVX2 tiles: 72 × 512 f64 = 288 KiB, in L2; for `streamed`, as many as keep a block's A slab
+/// in L2), as many for each of `threads` threads, each within a panel of the
 /// others: every slab ends when its slowest thread does, and blocks of whole panels that
 /// differed by up to a block had cost 5–10% with 2 threads.
 ///
@@ -807,7 +808,7 @@ pub(super) mod tests {
         // Fewer threads: blocks of at most 12 panels, however many.
         assert_eq!(row_blocks(200, 8, 1, A_BLOCK_PANELS).len(), 3);
         assert_eq!(row_blocks(500, 8, 2, A_BLOCK_PANELS).len(), 6);
-        // No cap on the panels (`streamed`): one block a thread, or 4 on 16 threads at 2000².
+        // No cap on the panels: one block a thread, or 4 on 16 threads at 2000².
         assert_eq!(row_blocks(3000, 8, 2, usize::MAX).len(), 2);
         assert_eq!(row_blocks(2000, 8, 16, usize::MAX).len(), 64);
         let blocks = row_blocks(2000, 8, 16, A_BLOCK_PANELS);
