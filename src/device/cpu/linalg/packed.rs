@@ -37,6 +37,12 @@ const NC: usize = 2048;
 /// Row panels of `a` per packed block (AVX2 tiles).
 const A_BLOCK_PANELS: usize = 12;
 
+/// With AVX2 tiles, a product packs all of a `b` that fits (`whole_b`) from this many threads,
+/// where a slab at a time would wait for the slowest of many threads once a slab. On 2 threads
+/// of a 2-core Intel Xeon using only AVX2, whose L3 Linux gives as 480 MiB, packing all of `b`
+/// took 1.12× the time of a slab at a time at 2000² f64 and 1.09× f32.
+const WHOLE_B_FROM_THREADS: usize = 8;
+
 /// The tile on cpus with AVX-512: 8 rows × 3 512-bit registers of
 /// accumulators use 24 of the 32 vector registers, and each step's 8
 /// broadcasts and 3 loads feed 24 multiply-adds. (12 × 2 ran at 90% of this
@@ -118,7 +124,7 @@ fn matmul_in_pool<T: Float, const MR: usize, const NR: usize>(
         return streamed::streamed::<T, MR, NR>(a, b, c, stop, if parallel { threads } else { 1 });
     }
     let row_blocks = row_blocks(m, MR, if parallel { threads } else { 1 }, A_BLOCK_PANELS);
-    if parallel && whole_b_fits::<T>(n.div_ceil(NR) * NR * k) {
+    if parallel && threads >= WHOLE_B_FROM_THREADS && whole_b_fits::<T>(n.div_ceil(NR) * NR * k) {
         return whole_b::<T, MR, NR>(a, b, c, depth_block, stop, &row_blocks);
     }
     T::with_panel_buffer(Panels::B, |b_buffer| {
@@ -238,10 +244,11 @@ fn panel_jobs<P>(
 
 /// Whether `b`, packed as `values` values, takes at most a quarter of the last-level cache
 /// (of 32 MiB where Linux does not say), so that it stays there while every row block reads
-/// all of it. Then a product on several threads packs it whole: with 16 threads, 0.7–0.8× the
-/// time of packing a slab at a time at 1000², and 0.86–0.97× at 2000² and 3000² (f32 and f64,
-/// on a cpu with 300 MiB of L3). On a 2-core cpu with 32 MiB of L3 that is 8 MiB, up to 1000²
-/// f64: at 2000² (32 MiB) it was slower there.
+/// all of it. Then a product on several threads packs it whole (with AVX2 tiles, from
+/// `WHOLE_B_FROM_THREADS` threads): with 16 threads, 0.7–0.8× the time of packing a slab at a
+/// time at 1000², and 0.86–0.97× at 2000² and 3000² (f32 and f64, on a cpu with 300 MiB of L3).
+/// On a 2-core cpu with 32 MiB of L3 that is 8 MiB, up to 1000² f64: at 2000² (32 MiB) it was
+/// slower there.
 fn whole_b_fits<T>(values: usize) -> bool {
     const ASSUMED_CACHE_BYTES: usize = 32 << 20;
     let cache = crate::device::cpu::last_level_cache_bytes().unwrap_or(ASSUMED_CACHE_BYTES);
