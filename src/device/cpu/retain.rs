@@ -4,7 +4,8 @@
 //! costs a fault and a zeroing: for a new 800 MB array that is tens of milliseconds, more than
 //! copying 800 MB from the gpu. Array code frees and allocates same-sized large buffers over and
 //! over (temporaries, copies back from the device), so a freed block of the same size is handed
-//! back instead, already mapped.
+//! back instead, already mapped. A large request of another size first gives the oldest kept
+//! blocks back, so that the system can hand out those pages rather than fresh ones.
 //!
 //! Small: a statement on a small array makes and drops a dozen small objects (plan nodes, pending
 //! values, the result's buffer), and glibc's `malloc` and `free` took 170 instructions a pair, a
