@@ -48,6 +48,18 @@ struct Kept {
     frees: u64,
 }
 
+impl Kept {
+    /// The least recently freed kept block, no longer kept.
+    fn take_oldest(&mut self) -> Option<Block> {
+        let oldest = (0..SLOTS)
+            .filter(|&i| self.blocks[i].pointer != 0)
+            .min_by_key(|&i| self.blocks[i].freed_at)?;
+        let block = std::mem::replace(&mut self.blocks[oldest], EMPTY);
+        self.bytes -= block.size;
+        Some(block)
+    }
+}
+
 static KEPT: Mutex<Kept> = Mutex::new(Kept {
     blocks: [EMPTY; SLOTS],
     bytes: 0,
@@ -63,8 +75,9 @@ pub fn kept_bytes() -> usize {
 /// of at least as many bytes in all, moved into `given_back` for the caller to free outside the
 /// lock before it asks the system for the block: the system then hands out the pages just freed.
 /// (Fresh pages cost more: on a 2-core virtual machine, the first of two 10000² f32 products
-/// after two 800 MB temporaries were kept took 16–17 s against NumPy's 13.4–14.1 s, and 13.6–14.5
-/// s with the kept blocks given back, in 3.2–4.7 s of system time against 9.4–11.5 s.)
+/// after an 800 MB temporary was kept took 15.7–17.2 s against NumPy's 13.0–14.1 s, and
+/// 13.0–14.5 s with kept blocks given back, the process's system time 3.2–4.7 s against
+/// 9.4–13.3 s.)
 fn take(layout: Layout, given_back: &mut [Block; SLOTS]) -> Option<*mut u8> {
     let mut kept = KEPT.lock().ok()?;
     let slot = kept.blocks.iter().position(|block| {
@@ -76,15 +89,11 @@ fn take(layout: Layout, given_back: &mut [Block; SLOTS]) -> Option<*mut u8> {
             if freed >= layout.size() {
                 break;
             }
-            let Some(oldest) = (0..SLOTS)
-                .filter(|&i| kept.blocks[i].pointer != 0)
-                .min_by_key(|&i| kept.blocks[i].freed_at)
-            else {
+            let Some(oldest) = kept.take_oldest() else {
                 break;
             };
-            *out = std::mem::replace(&mut kept.blocks[oldest], EMPTY);
-            kept.bytes -= out.size;
-            freed += out.size;
+            freed += oldest.size;
+            *out = oldest;
         }
         return None;
     };
@@ -118,14 +127,10 @@ fn keep(pointer: *mut u8, layout: Layout, evicted: &mut [Block; SLOTS]) -> bool 
         if !full && kept.bytes + layout.size() <= MAX_KEPT_BYTES {
             break;
         }
-        let Some(oldest) = (0..SLOTS)
-            .filter(|&i| kept.blocks[i].pointer != 0)
-            .min_by_key(|&i| kept.blocks[i].freed_at)
-        else {
+        let Some(oldest) = kept.take_oldest() else {
             break;
         };
-        *out = std::mem::replace(&mut kept.blocks[oldest], EMPTY);
-        kept.bytes -= out.size;
+        *out = oldest;
     }
     let Some(slot) = kept.blocks.iter().position(|block| block.pointer == 0) else {
         return false;
