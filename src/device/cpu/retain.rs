@@ -113,6 +113,18 @@ unsafe fn give_back(blocks: &[Block; SLOTS]) {
     }
 }
 
+/// A kept block of `layout`'s size and alignment, or `None` once the oldest kept blocks are given
+/// back (`take`).
+///
+/// # Safety
+/// As `give_back`: kept blocks are in no one's use.
+unsafe fn reuse(layout: Layout) -> Option<*mut u8> {
+    let mut given_back = [EMPTY; SLOTS];
+    let block = take(layout, &mut given_back);
+    give_back(&given_back);
+    block
+}
+
 /// Keeps a freed block, making room by giving up the oldest kept ones (into `evicted`, for the
 /// caller to free outside the lock). False when it is not kept.
 fn keep(pointer: *mut u8, layout: Layout, evicted: &mut [Block; SLOTS]) -> bool {
@@ -261,11 +273,9 @@ unsafe impl GlobalAlloc for RetainLarge {
             return take_small(class);
         }
         if layout.size() >= LARGE {
-            let mut given_back = [EMPTY; SLOTS];
-            if let Some(p) = take(layout, &mut given_back) {
+            if let Some(p) = reuse(layout) {
                 return p;
             }
-            give_back(&given_back);
         }
         System.alloc(layout)
     }
@@ -279,12 +289,10 @@ unsafe impl GlobalAlloc for RetainLarge {
             return block;
         }
         if layout.size() >= LARGE {
-            let mut given_back = [EMPTY; SLOTS];
-            if let Some(p) = take(layout, &mut given_back) {
+            if let Some(p) = reuse(layout) {
                 std::ptr::write_bytes(p, 0, layout.size());
                 return p;
             }
-            give_back(&given_back);
         }
         System.alloc_zeroed(layout)
     }
