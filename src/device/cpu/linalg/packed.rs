@@ -363,21 +363,22 @@ impl<T: Float, const NR: usize> Slab<'_, T, NR> {
 /// # Safety
 /// As `WideTile::wide_tile`, with `tile.cols` at most `WIDE_VECTORS` registers wide.
 #[cfg(target_arch = "x86_64")]
-unsafe fn wide_tile_fitted<T: Float, const STREAM_B: bool>(
+unsafe fn wide_tile_fitted<T: Float, const STREAM_B: bool, const B_IN_PLACE: bool>(
     a: *const T,
     b: *const T,
+    b_stride: usize,
     depth: usize,
     c: *mut T,
     tile: TileShape,
     next_tile: *const T,
 ) {
     let kernel = match (tile.cols * std::mem::size_of::<T>()).div_ceil(64) {
-        1 => T::wide_tile::<1, STREAM_B>,
-        2 => T::wide_tile::<2, STREAM_B>,
-        _ => T::wide_tile::<WIDE_VECTORS, STREAM_B>,
+        1 => T::wide_tile::<1, STREAM_B, B_IN_PLACE>,
+        2 => T::wide_tile::<2, STREAM_B, B_IN_PLACE>,
+        _ => T::wide_tile::<WIDE_VECTORS, STREAM_B, B_IN_PLACE>,
     };
     // SAFETY: the caller's.
-    unsafe { kernel(a, b, depth, c, tile, next_tile) }
+    unsafe { kernel(a, b, b_stride, depth, c, tile, next_tile) }
 }
 
 /// The result `c`'s elements, written by several threads at disjoint tiles.
@@ -405,19 +406,23 @@ pub struct TileShape {
 pub trait WideTile: Sized {
     /// `c += a · b` for one tile of `WIDE_MR` rows of `VECTORS` registers (`=` in the first
     /// slab), prefetching the rows of `next_tile` meanwhile, and with `STREAM_B` the B panel's
-    /// values `B_AHEAD_STEPS` steps ahead (a panel that streams from L2). A panel at the right
+    /// values `B_AHEAD_STEPS` steps ahead (a panel that streams from L2). With `B_IN_PLACE`,
+    /// `b` is not a packed panel but `b` itself, its steps `b_stride` values apart, of which only
+    /// the tile's `tile.cols` columns are read. A panel at the right
     /// edge of `b` with fewer columns than `WIDE_VECTORS` registers hold takes fewer registers:
     /// 500 f32 columns are 10 panels of 48 and one of 20, which as a whole panel had spent 5% of
     /// the product's multiply-adds on padding (500² f32 ran at 0.92× the speed of 480² and 528²).
     ///
     /// # Safety
     /// The cpu has AVX-512F; `a` holds `depth · WIDE_MR` values, `b` holds
-    /// `depth` rows of `WIDE_VECTORS` registers, `c` holds `tile.rows` rows of
+    /// `depth` rows of `WIDE_VECTORS` registers (with `B_IN_PLACE`, of `tile.cols` values
+    /// `b_stride` apart), `c` holds `tile.rows` rows of
     /// `tile.cols` values at stride `tile.ldc` (initialized unless `tile.first`), and
     /// `tile.cols` fits in `VECTORS` registers.
-    unsafe fn wide_tile<const VECTORS: usize, const STREAM_B: bool>(
+    unsafe fn wide_tile<const VECTORS: usize, const STREAM_B: bool, const B_IN_PLACE: bool>(
         a: *const Self,
         b: *const Self,
+        b_stride: usize,
         depth: usize,
         c: *mut Self,
         tile: TileShape,
@@ -431,9 +436,14 @@ macro_rules! wide_tile_kernel {
      $mask_store:ident, $add:ident, $fmadd:ident) => {
         impl WideTile for $t {
             #[target_feature(enable = "avx512f")]
-            unsafe fn wide_tile<const VECTORS: usize, const STREAM_B: bool>(
+            unsafe fn wide_tile<
+                const VECTORS: usize,
+                const STREAM_B: bool,
+                const B_IN_PLACE: bool,
+            >(
                 a: *const $t,
                 b: *const $t,
+                b_stride: usize,
                 depth: usize,
                 c: *mut $t,
                 tile: TileShape,
@@ -441,18 +451,36 @@ macro_rules! wide_tile_kernel {
             ) {
                 use std::arch::x86_64::*;
                 const ROW: usize = WIDE_VECTORS * $lanes;
+                let stride = if B_IN_PLACE { b_stride } else { ROW };
+                // In place, the lanes of each register that hold the tile's columns.
+                let b_masks: [_; VECTORS] = std::array::from_fn(|v| {
+                    let valid = tile.cols.saturating_sub(v * $lanes).min($lanes) as u32;
+                    (((1u64 << valid) - 1) as u32) as _
+                });
                 let mut acc = [[$zero(); VECTORS]; WIDE_MR];
                 // SAFETY (for the whole closure): the caller's bounds.
                 let mut multiply_add = |step: usize| unsafe {
                     if STREAM_B {
-                        let ahead = b.wrapping_add((step + B_AHEAD_STEPS) * ROW);
-                        for v in 0..WIDE_VECTORS {
-                            _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(v * $lanes).cast());
+                        let ahead = b.wrapping_add((step + B_AHEAD_STEPS) * stride);
+                        if B_IN_PLACE {
+                            // The row may start inside a cache line: four lines, not three.
+                            for line in [0, $lanes, 2 * $lanes, ROW - 1] {
+                                _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(line).cast());
+                            }
+                        } else {
+                            for v in 0..WIDE_VECTORS {
+                                _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(v * $lanes).cast());
+                            }
                         }
                     }
-                    let b_row = b.add(step * ROW);
-                    let b_values: [_; VECTORS] =
-                        std::array::from_fn(|v| $load(b_row.add(v * $lanes)));
+                    let b_row = b.add(step * stride);
+                    let b_values: [_; VECTORS] = std::array::from_fn(|v| {
+                        if B_IN_PLACE {
+                            $maskz_load(b_masks[v], b_row.add(v * $lanes))
+                        } else {
+                            $load(b_row.add(v * $lanes))
+                        }
+                    });
                     for (r, acc_row) in acc.iter_mut().enumerate() {
                         let a_value = $set1(*a.add(step * WIDE_MR + r));
                         for (sum, &b_value) in acc_row.iter_mut().zip(&b_values) {

@@ -83,9 +83,10 @@ pub(super) fn grid<T: Float, const MR: usize, const NR: usize>(
                             // panels hold `depth` steps; the tile lies inside `c`, and tasks
                             // write disjoint tiles.
                             unsafe {
-                                wide_tile_fitted::<T, false>(
+                                wide_tile_fitted::<T, false, false>(
                                     a_panel.as_ptr().cast(),
                                     b_panel.as_ptr().cast(),
+                                    NR,
                                     depth,
                                     out.0.add(i * MR * n + j * NR),
                                     tile,

@@ -43,18 +43,37 @@ pub(super) fn streamed<T: Float, const MR: usize, const NR: usize>(
     threads: usize,
 ) {
     let (k, n) = b.dim();
+    let whole_b = whole_b_fits::<T>(n.div_ceil(NR) * NR * k);
     let parts = Parts {
-        whole_b: whole_b_fits::<T>(n.div_ceil(NR) * NR * k),
+        whole_b,
+        b_in_place: whole_b && reads_b_in_place::<T, MR>(a.nrows(), b, threads),
         chunk_bytes: CHUNK_BYTES,
         a_block_bytes: level_2_bytes(),
     };
     streamed_in_parts::<T, MR, NR>(a, b, c, stop, threads, parts);
 }
 
+/// Whether the row blocks read `b` where it lies, unpacked (given that it fits in a quarter of
+/// the last-level cache): on 8 threads or more with at most 4 row panels a thread (the products
+/// below the grid's), and when `b`'s rows are contiguous. There every thread reads all of `b`
+/// for little work, and packing it first was a large part of the product: traced on the 16-core
+/// host at 500², the packing loop ended 85–320 µs into products of 340–750 µs. Reading `b` in
+/// place took these products from 1.11–1.48× NumPy's time to 0.80–1.03× (300²–600², f32 and
+/// f64, 16 threads, medians of 7 rounds). On 2 threads, with 32 row panels a thread, it took
+/// 1.07–1.10× the time of packing.
+fn reads_b_in_place<T, const MR: usize>(m: usize, b: ArrayView2<T>, threads: usize) -> bool {
+    const FROM_THREADS: usize = 8;
+    const MOST_PANELS_A_THREAD: usize = 4;
+    let rows_contiguous = b.strides()[1] == 1 && b.strides()[0] >= b.ncols() as isize;
+    threads >= FROM_THREADS && m.div_ceil(MR) <= MOST_PANELS_A_THREAD * threads && rows_contiguous
+}
+
 /// How the product is cut up.
 struct Parts {
     /// `b` packed whole, else a slab of a chunk of its columns at a time.
     whole_b: bool,
+    /// `b` read where it lies, not packed (it then has contiguous rows).
+    b_in_place: bool,
     /// The most a chunk of `b` takes packed.
     chunk_bytes: usize,
     /// The most a block of rows' packed A slab takes. L2, so that the slab stays in the caches
@@ -70,9 +89,10 @@ struct Parts {
 /// megabyte.
 const CHUNK_BYTES: usize = 16 << 20;
 
-/// `b` packed (in parallel) whole, or else a slab of depth of a chunk of its columns at a time;
-/// then for each packed part the row blocks (in parallel), each through the part's slabs: its A
-/// panels packed, then each block of columns, and for each A panel every B panel of the block.
+/// `b` read in place, or packed (in parallel) whole, or else a slab of depth of a chunk of its
+/// columns at a time; then for each packed part the row blocks (in parallel), each through the
+/// part's slabs: its A panels packed, then each block of columns, and for each A panel every B
+/// panel of the block.
 fn streamed_in_parts<T: Float, const MR: usize, const NR: usize>(
     a: ArrayView2<T>,
     b: ArrayView2<T>,
@@ -103,6 +123,64 @@ fn streamed_in_parts<T: Float, const MR: usize, const NR: usize>(
     let a_block_panels = (parts.a_block_bytes / (MR * depth_block * size)).max(1);
     let row_blocks = row_blocks(m, MR, threads, a_block_panels);
     let out = SharedResult(c.as_mut_ptr().cast::<T>());
+    // A row block through the slabs of `part`, whose packed panels of the columns `chunk` are
+    // `panels` (or, with none, `b` itself): its A panels packed, then each block of columns.
+    let multiply_rows = |rows: &Range<usize>,
+                         panels: Option<&[[T; NR]]>,
+                         chunk: Range<usize>,
+                         part: Range<usize>| {
+        let out = &out;
+        T::with_panel_buffer(Panels::A, |a_buffer| {
+            for depth0 in part.clone().step_by(depth_block) {
+                let depth = depth_block.min(k - depth0);
+                let a_block = a.slice(s![rows.clone(), depth0..depth0 + depth]);
+                let a_panels = pack_a::<T, MR>(a_block, a_buffer);
+                let b_panels = match panels {
+                    Some(panels) => {
+                        let slab = &panels[(depth0 - part.start) * chunk.len()..];
+                        BPanels {
+                            start: slab
+                                .as_ptr()
+                                .cast::<T>()
+                                .wrapping_sub(chunk.start * depth * NR),
+                            panel_stride: depth * NR,
+                            step_stride: NR,
+                            in_place: false,
+                        }
+                    }
+                    None => BPanels {
+                        start: b.slice(s![depth0.., ..]).as_ptr(),
+                        panel_stride: NR,
+                        step_stride: b.strides()[0] as usize,
+                        in_place: true,
+                    },
+                };
+                for first in chunk.clone().step_by(block_panels) {
+                    let tiles = Tiles::<T, MR, NR> {
+                        a_panels,
+                        b_panels,
+                        depth,
+                        panels: first..(first + block_panels).min(chunk.end),
+                        rows: rows.clone(),
+                        n,
+                        first: depth0 == 0,
+                        stop,
+                    };
+                    // SAFETY: `out` is the `(m, n)` result, and each row block writes only
+                    // its own rows.
+                    if !unsafe { tiles.multiply(out.0) } {
+                        return;
+                    }
+                }
+            }
+        });
+    };
+    if parts.b_in_place {
+        row_blocks
+            .par_iter()
+            .for_each(|rows| multiply_rows(rows, None, 0..col_panels, 0..k));
+        return;
+    }
     T::with_panel_buffer(Panels::B, |b_buffer| {
         for chunk0 in (0..col_panels).step_by(chunk_panels) {
             let chunk = chunk0..col_panels.min(chunk0 + chunk_panels);
@@ -118,47 +196,28 @@ fn streamed_in_parts<T: Float, const MR: usize, const NR: usize>(
                 if stop.requested() {
                     return;
                 }
-                let out = &out;
                 row_blocks.par_iter().for_each(|rows| {
-                    T::with_panel_buffer(Panels::A, |a_buffer| {
-                        for depth0 in part.clone().step_by(depth_block) {
-                            let depth = depth_block.min(k - depth0);
-                            let a_block = a.slice(s![rows.clone(), depth0..depth0 + depth]);
-                            let a_panels = pack_a::<T, MR>(a_block, a_buffer);
-                            let slab =
-                                &panels[(depth0 - part0) * chunk.len()..][..depth * chunk.len()];
-                            for first in chunk.clone().step_by(block_panels) {
-                                let tiles = Tiles {
-                                    a_panels,
-                                    slab,
-                                    slab_panel0: chunk0,
-                                    depth,
-                                    panels: first..(first + block_panels).min(chunk.end),
-                                    rows: rows.clone(),
-                                    n,
-                                    first: depth0 == 0,
-                                    stop,
-                                };
-                                // SAFETY: `out` is the `(m, n)` result, and each row block
-                                // writes only its own rows.
-                                if !unsafe { tiles.multiply(out.0) } {
-                                    return;
-                                }
-                            }
-                        }
-                    });
+                    multiply_rows(rows, Some(panels), chunk.clone(), part.clone())
                 });
             }
         }
     });
 }
 
-/// One row block's tiles in one slab of depth and one block of `b`'s panels (`panels`, of which
-/// `slab` holds those from `slab_panel0` on).
+/// Where a slab's B panels are: panel `j` starts at `start + j · panel_stride`, and its steps
+/// lie `step_stride` apart; packed, or `b` itself (`in_place`).
+#[derive(Clone, Copy)]
+struct BPanels<T> {
+    start: *const T,
+    panel_stride: usize,
+    step_stride: usize,
+    in_place: bool,
+}
+
+/// One row block's tiles in one slab of depth and one block of `b`'s panels (`panels`).
 struct Tiles<'p, T, const MR: usize, const NR: usize> {
     a_panels: &'p [[T; MR]],
-    slab: &'p [[T; NR]],
-    slab_panel0: usize,
+    b_panels: BPanels<T>,
     depth: usize,
     panels: Range<usize>,
     rows: Range<usize>,
@@ -183,7 +242,10 @@ impl<T: Float, const MR: usize, const NR: usize> Tiles<'_, T, MR, NR> {
                 return false;
             }
             for col in self.panels.clone() {
-                let b_panel = &self.slab[(col - self.slab_panel0) * self.depth..][..self.depth];
+                let b_panel = self
+                    .b_panels
+                    .start
+                    .wrapping_add(col * self.b_panels.panel_stride);
                 let tile = TileShape {
                     ldc: n,
                     rows: MR.min(self.rows.len() - row * MR),
@@ -197,17 +259,23 @@ impl<T: Float, const MR: usize, const NR: usize> Tiles<'_, T, MR, NR> {
                     (row + 1, self.panels.start)
                 };
                 let next_tile = c_rows.wrapping_add(next_row * MR * n + next_col * NR);
+                let (a, c, b_stride) = (
+                    a_panel.as_ptr().cast(),
+                    c_rows.add(row * MR * n + col * NR),
+                    self.b_panels.step_stride,
+                );
                 // SAFETY: only wide tiles come here (AVX-512F found); the panels hold `depth`
                 // steps; the tile lies inside this row block of `c`.
                 unsafe {
-                    wide_tile_fitted::<T, true>(
-                        a_panel.as_ptr().cast(),
-                        b_panel.as_ptr().cast(),
-                        self.depth,
-                        c_rows.add(row * MR * n + col * NR),
-                        tile,
-                        next_tile,
-                    )
+                    if self.b_panels.in_place {
+                        wide_tile_fitted::<T, true, true>(
+                            a, b_panel, b_stride, self.depth, c, tile, next_tile,
+                        )
+                    } else {
+                        wide_tile_fitted::<T, true, false>(
+                            a, b_panel, b_stride, self.depth, c, tile, next_tile,
+                        )
+                    }
                 };
             }
         }
@@ -222,20 +290,29 @@ mod tests {
     use crate::device::cpu::linalg::packed::{cpu_supported, wide_vectors, WIDE_MR};
     use ndarray::Array2;
 
+    /// How `b` is read in these tests.
+    #[derive(Clone, Copy, Debug)]
+    enum BRead {
+        Whole,
+        Chunks,
+        InPlace,
+    }
+
     /// `a · b` through `streamed_in_parts` on `threads` threads of a pool of 7, with `b`
-    /// packed whole or in chunks of two blocks of columns, and a thread's rows in one block
-    /// (L2 is larger than these A slabs) or in blocks of one panel.
+    /// packed whole, in chunks of two blocks of columns, or read in place, and a thread's rows
+    /// in one block (L2 is larger than these A slabs) or in blocks of one panel.
     fn product<T: Float, const NR: usize>(
         a: &Array2<T>,
         b: &Array2<T>,
         threads: usize,
-        whole_b: bool,
+        read: BRead,
         one_panel_blocks: bool,
     ) -> Array2<T> {
         let (m, n) = (a.nrows(), b.ncols());
         let mut c = vec![MaybeUninit::<T>::uninit(); m * n];
         let parts = Parts {
-            whole_b,
+            whole_b: !matches!(read, BRead::Chunks),
+            b_in_place: matches!(read, BRead::InPlace),
             chunk_bytes: 2 * block_bytes(),
             a_block_bytes: if one_panel_blocks { 0 } else { level_2_bytes() },
         };
@@ -248,8 +325,9 @@ mod tests {
         Array2::from_shape_vec((m, n), c).unwrap()
     }
 
-    /// `b` packed whole and in chunks a slab at a time, with slabs of unequal depth and ragged
-    /// tiles at both edges, on one thread and on more threads than cores, a thread's rows in one
+    /// `b` packed whole, in chunks a slab at a time, and read in place, with slabs of unequal
+    /// depth and ragged tiles at both edges (read in place, the last columns' registers are
+    /// partly outside `b`), on one thread and on more threads than cores, a thread's rows in one
     /// block and in many: exact, f64 and f32.
     #[test]
     fn streamed_products_are_exact() {
@@ -259,13 +337,35 @@ mod tests {
         }
         let (a, b, want) = small_integer_product(203, 1300, 2100);
         let (a32, b32) = (a.mapv(|v| v as f32), b.mapv(|v| v as f32));
-        for (threads, whole_b) in [(1, true), (7, true), (1, false), (7, false)] {
-            for one_panel_blocks in [false, true] {
-                let got = product::<f64, 24>(&a, &b, threads, whole_b, one_panel_blocks);
-                assert_eq!(got, want);
-                let got = product::<f32, 48>(&a32, &b32, threads, whole_b, one_panel_blocks);
-                assert_eq!(got, want.mapv(|v| v as f32));
+        for threads in [1, 7] {
+            for read in [BRead::Whole, BRead::Chunks, BRead::InPlace] {
+                for one_panel_blocks in [false, true] {
+                    let got = product::<f64, 24>(&a, &b, threads, read, one_panel_blocks);
+                    assert_eq!(got, want, "{read:?} on {threads} threads");
+                    let got = product::<f32, 48>(&a32, &b32, threads, read, one_panel_blocks);
+                    assert_eq!(
+                        got,
+                        want.mapv(|v| v as f32),
+                        "{read:?} on {threads} threads"
+                    );
+                }
             }
         }
+    }
+
+    /// `b` is read in place for products below the grid's on many threads, and only when its
+    /// rows are contiguous.
+    #[test]
+    fn small_products_on_many_threads_read_b_in_place() {
+        let b = Array2::<f32>::zeros((500, 500));
+        assert!(reads_b_in_place::<f32, WIDE_MR>(500, b.view(), 16));
+        assert!(!reads_b_in_place::<f32, WIDE_MR>(500, b.view(), 2));
+        assert!(!reads_b_in_place::<f32, WIDE_MR>(1000, b.view(), 16));
+        assert!(!reads_b_in_place::<f32, WIDE_MR>(500, b.t(), 16));
+        assert!(!reads_b_in_place::<f32, WIDE_MR>(
+            500,
+            b.slice(s![.., ..;2]),
+            16
+        ));
     }
 }
