@@ -1,7 +1,8 @@
 //! The packed matrix product (x86-64 with AVX2 and FMA).
 //!
 //! With AVX-512 (wide tiles), `streamed` computes it: an A panel stays in L1 while B panels
-//! stream past it from L2; on 8 threads or more a product of 5–15 row panels a thread is cut
+//! stream past it from L2 (on 8 threads or more with at most 4 row panels a thread, read from
+//! `b` itself, unpacked); on 8 threads or more a product of 5–15 row panels a thread is cut
 //! into tasks of tiles instead (`grid`).
 //!
 //! With AVX2 only, the loops, outermost first, are BLIS's: `NC` columns of `b`; a slab of depth,

@@ -6,6 +6,9 @@
 //! 96 rows. On a 2-core Intel Xeon with 48 KiB of L1d and 2 MiB of L2, products on both threads
 //! at 1000²–3000² took 0.90–0.99× NumPy's time (f64) and 0.97–1.01× (f32) in this order, against
 //! 1.07–1.35× and 1.12–1.30× in the other; on one thread at 2000², 0.97–1.05× against 1.06–1.13×.
+//!
+//! Products with few rows a thread on many threads skip packing `b` and read it where it lies
+//! (`reads_b_in_place`).
 
 use super::{pack_a, pack_b_slabs, wide_tile_fitted, TileShape};
 use super::{row_blocks, whole_b_fits, SharedResult};
@@ -57,7 +60,7 @@ pub(super) fn streamed<T: Float, const MR: usize, const NR: usize>(
 /// the last-level cache): on 8 threads or more with at most 4 row panels a thread (the products
 /// below the grid's), and when `b`'s rows are contiguous. There every thread reads all of `b`
 /// for little work, and packing it first was a large part of the product: traced on the 16-core
-/// host at 500², the packing loop ended 85–320 µs into products of 340–750 µs. Reading `b` in
+/// host at 500², the packing loop ended 84–322 µs into products of 342–942 µs. Reading `b` in
 /// place took these products from 1.11–1.48× NumPy's time to 0.80–1.03× (300²–600², f32 and
 /// f64, 16 threads, medians of 7 rounds). On 2 threads, with 32 row panels a thread, it took
 /// 1.07–1.10× the time of packing.
