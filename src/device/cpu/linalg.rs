@@ -105,11 +105,12 @@ impl Float for f32 {
 impl LinalgElement for f64 {
     fn product(a: ArrayView2<'_, f64>, b: ArrayView2<'_, f64>) -> Result<Array2<f64>, String> {
         // Tiles of 8 × three 512-bit registers with AVX-512 (slabs of 192 for the grid's
-        // B panels in L1; `streamed` picks its own), else 6 × two 256-bit ones.
+        // B panels in L1; `streamed` picks its own), else 6 × two 256-bit ones, whose B panel
+        // (16 KiB at depth 256) and streaming A panel fit together in a 32 KiB L1.
         if packed::wide_vectors() {
             float_product::<f64, { packed::WIDE_MR }, 24>(a, b, 192)
         } else {
-            float_product::<f64, 6, 8>(a, b, 512)
+            float_product::<f64, 6, 8>(a, b, 256)
         }
     }
     fn add_wrapping(x: f64, y: f64) -> f64 {
@@ -125,7 +126,7 @@ impl LinalgElement for f32 {
         if packed::wide_vectors() {
             float_product::<f32, { packed::WIDE_MR }, 48>(a, b, 192)
         } else {
-            float_product::<f32, 6, 16>(a, b, 512)
+            float_product::<f32, 6, 16>(a, b, 256)
         }
     }
     fn add_wrapping(x: f32, y: f32) -> f32 {

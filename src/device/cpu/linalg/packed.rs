@@ -32,7 +32,7 @@ use std::mem::MaybeUninit;
 /// Panels start on a cache line.
 const CACHE_LINE: usize = 64;
 
-/// Columns of `b` per packed block (512 × 2048 f64 = 8 MiB, in L3).
+/// Columns of `b` per packed block (256 × 2048 f64 = 4 MiB, in L3).
 const NC: usize = 2048;
 
 /// Row panels of `a` per packed block (AVX2 tiles).
@@ -56,7 +56,9 @@ const WIDE_VECTORS: usize = 3;
 const B_AHEAD_STEPS: usize = 8;
 
 /// Steps of a tile's loop unrolled: fewer counter and pointer updates, which compete with the
-/// multiply-adds for their ports (one thread at 2000² f64: 1.06× NumPy's time before, 1.01× after).
+/// multiply-adds for their ports (AVX-512, one thread at 2000² f64: 1.06× NumPy's time before,
+/// 1.01× after; AVX2 tiles on the same cpu, 2000² f64 on one and two threads: 1.14–1.15× before,
+/// 1.04–1.06× after).
 const UNROLLED_STEPS: usize = 4;
 
 /// A tile row of `WIDE_VECTORS` 512-bit registers: the width when `wide_vectors()`.
@@ -146,7 +148,7 @@ fn matmul_in_pool<T: Float, const MR: usize, const NR: usize>(
                     first: depth0 == 0,
                 };
                 let blocks = split_rows(c, &row_blocks, n);
-                // A block is at most 72 rows × 2048 columns × 512 steps (151 MFLOP): an
+                // A block is at most 72 rows × 2048 columns × 256 steps (75 MFLOP): an
                 // interrupt is seen within milliseconds.
                 let multiply = |(row0, c_rows)| {
                     if !stop.requested() {
@@ -273,7 +275,7 @@ fn split_rows<'c, T>(
 }
 
 /// The rows of `a` (and `c`) in blocks of at most `most_panels` panels of `mr` rows (12 for
-/// AVX2 tiles: 72 × 512 f64 = 288 KiB, in L2; for `streamed`, as many as keep a block's A slab
+/// AVX2 tiles: 72 × 256 f64 = 144 KiB, in L2; for `streamed`, as many as keep a block's A slab
 /// in L2), as many for each of `threads` threads, each within a panel of the
 /// others: every slab ends when its slowest thread does, and blocks of whole panels that
 /// differed by up to a block had cost 5–10% with 2 threads.
@@ -610,8 +612,8 @@ fn prefetch_tile<T>(c_tile: &[MaybeUninit<T>], tile: TileShape) {
 /// `c_tile += a_panel · b_panel` for one `MR × NR` tile (`=` in the first slab).
 ///
 /// Fixed trip counts and arrays let the compiler unroll this into a loop of
-/// `MR` broadcasts, two loads and `2·MR` vector FMAs, with the whole tile
-/// held in registers.
+/// `UNROLLED_STEPS` times `MR` broadcasts, two loads and `2·MR` vector FMAs, with the
+/// whole tile held in registers.
 #[inline(always)]
 fn micro_kernel<T: Float, const MR: usize, const NR: usize>(
     a_panel: &[[T; MR]],
@@ -620,12 +622,22 @@ fn micro_kernel<T: Float, const MR: usize, const NR: usize>(
     tile: TileShape,
 ) {
     let mut acc = [[T::zero(); NR]; MR];
-    for (a_column, b_row) in a_panel.iter().zip(b_panel) {
+    let mut step = |a_column: &[T; MR], b_row: &[T; NR]| {
         for (acc_row, &a_value) in acc.iter_mut().zip(a_column) {
             for (acc_value, &b_value) in acc_row.iter_mut().zip(b_row) {
                 *acc_value = a_value.mul_add(b_value, *acc_value);
             }
         }
+    };
+    let (a_unrolled, a_rest) = a_panel.as_chunks::<UNROLLED_STEPS>();
+    let (b_unrolled, b_rest) = b_panel[..a_panel.len()].as_chunks::<UNROLLED_STEPS>();
+    for (a_steps, b_steps) in a_unrolled.iter().zip(b_unrolled) {
+        for (a_column, b_row) in a_steps.iter().zip(b_steps) {
+            step(a_column, b_row);
+        }
+    }
+    for (a_column, b_row) in a_rest.iter().zip(b_rest) {
+        step(a_column, b_row);
     }
     for (row, acc_row) in acc.iter().enumerate().take(tile.rows) {
         let start = row * tile.ldc;
@@ -769,8 +781,9 @@ pub(super) mod tests {
             .unwrap()
     }
 
-    /// Row blocks on more threads than cores, with all of a `b` of several slabs and more than
-    /// `NC` columns packed first: every product is exact (small integers).
+    /// Row blocks on more threads than cores, with all of a `b` of several slabs (of depths that
+    /// are not a multiple of `UNROLLED_STEPS`) and more than `NC` columns packed first: every
+    /// product is exact (small integers).
     #[test]
     fn whole_b_products_are_exact() {
         if !cpu_supported() {
@@ -783,7 +796,7 @@ pub(super) mod tests {
         let blocks = row_blocks(m, 6, 7, A_BLOCK_PANELS);
         let mut c = vec![MaybeUninit::<f64>::uninit(); m * n];
         pool.install(|| {
-            whole_b::<f64, 6, 8>(a.view(), b.view(), &mut c, 192, &Stop::current(), &blocks)
+            whole_b::<f64, 6, 8>(a.view(), b.view(), &mut c, 190, &Stop::current(), &blocks)
         });
         // SAFETY: `whole_b` writes every element when not interrupted, and nothing interrupts it.
         let got: Vec<f64> = c.into_iter().map(|v| unsafe { v.assume_init() }).collect();
