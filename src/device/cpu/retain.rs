@@ -49,14 +49,22 @@ struct Kept {
 }
 
 impl Kept {
-    /// The least recently freed kept block, no longer kept.
-    fn take_oldest(&mut self) -> Option<Block> {
-        let oldest = (0..SLOTS)
-            .filter(|&i| self.blocks[i].pointer != 0)
-            .min_by_key(|&i| self.blocks[i].freed_at)?;
-        let block = std::mem::replace(&mut self.blocks[oldest], EMPTY);
-        self.bytes -= block.size;
-        Some(block)
+    /// Moves the least recently freed kept blocks into `out`, one at a time while `more` says so
+    /// and any are kept.
+    fn give_up_oldest(&mut self, out: &mut [Block; SLOTS], more: impl Fn(&Kept) -> bool) {
+        for slot in out.iter_mut() {
+            if !more(self) {
+                break;
+            }
+            let Some(oldest) = (0..SLOTS)
+                .filter(|&i| self.blocks[i].pointer != 0)
+                .min_by_key(|&i| self.blocks[i].freed_at)
+            else {
+                break;
+            };
+            *slot = std::mem::replace(&mut self.blocks[oldest], EMPTY);
+            self.bytes -= slot.size;
+        }
     }
 }
 
@@ -84,17 +92,8 @@ fn take(layout: Layout, given_back: &mut [Block; SLOTS]) -> Option<*mut u8> {
         block.pointer != 0 && block.size == layout.size() && block.align == layout.align()
     });
     let Some(slot) = slot else {
-        let mut freed = 0;
-        for out in given_back.iter_mut() {
-            if freed >= layout.size() {
-                break;
-            }
-            let Some(oldest) = kept.take_oldest() else {
-                break;
-            };
-            freed += oldest.size;
-            *out = oldest;
-        }
+        let before = kept.bytes;
+        kept.give_up_oldest(given_back, |kept| before - kept.bytes < layout.size());
         return None;
     };
     let block = std::mem::replace(&mut kept.blocks[slot], EMPTY);
@@ -134,16 +133,10 @@ fn keep(pointer: *mut u8, layout: Layout, evicted: &mut [Block; SLOTS]) -> bool 
     let Ok(mut kept) = KEPT.lock() else {
         return false;
     };
-    for out in evicted.iter_mut() {
+    kept.give_up_oldest(evicted, |kept| {
         let full = kept.blocks.iter().all(|block| block.pointer != 0);
-        if !full && kept.bytes + layout.size() <= MAX_KEPT_BYTES {
-            break;
-        }
-        let Some(oldest) = kept.take_oldest() else {
-            break;
-        };
-        *out = oldest;
-    }
+        full || kept.bytes + layout.size() > MAX_KEPT_BYTES
+    });
     let Some(slot) = kept.blocks.iter().position(|block| block.pointer == 0) else {
         return false;
     };

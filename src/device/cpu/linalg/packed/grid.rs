@@ -101,6 +101,10 @@ pub(super) fn grid<T: Float, const MR: usize, const NR: usize>(
     });
 }
 
+/// The thread counts and row panels a thread of the grid's products (`grid_suits`).
+pub(super) const FROM_THREADS: usize = 8;
+pub(super) const PANELS_A_THREAD: std::ops::Range<usize> = 5..16;
+
 /// Whether a product on `threads` threads takes the grid: with wide tiles, on 8 threads or
 /// more, with 5 to 15 row panels a thread (more give each thread several row blocks), and with
 /// `a` and `b` packed together in a quarter of the last-level cache. On the 16-core host (the
@@ -113,8 +117,6 @@ pub(super) fn grid_suits<T: Float, const MR: usize, const NR: usize>(
     n: usize,
     threads: usize,
 ) -> bool {
-    const FROM_THREADS: usize = 8;
-    const PANELS_A_THREAD: std::ops::Range<usize> = 5..16;
     let packed = (n.div_ceil(NR) * NR + m.div_ceil(MR) * MR).saturating_mul(k);
     let panels = m.div_ceil(MR);
     wide_tiles::<T, MR, NR>()

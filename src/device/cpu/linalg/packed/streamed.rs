@@ -10,8 +10,8 @@
 //! Products with few rows a thread on many threads skip packing `b` and read it where it lies
 //! (`reads_b_in_place`).
 
+use super::{grid, row_blocks, whole_b_fits, SharedResult};
 use super::{pack_a, pack_b_slabs, wide_tile_fitted, TileShape};
-use super::{row_blocks, whole_b_fits, SharedResult};
 use crate::base::interrupt::Stop;
 use crate::device::cpu::linalg::{Float, Panels};
 use ndarray::{s, ArrayView2};
@@ -65,10 +65,9 @@ pub(super) fn streamed<T: Float, const MR: usize, const NR: usize>(
 /// f64, 16 threads, medians of 7 rounds). On 2 threads, with 32 row panels a thread, it took
 /// 1.07–1.10× the time of packing.
 fn reads_b_in_place<T, const MR: usize>(m: usize, b: ArrayView2<T>, threads: usize) -> bool {
-    const FROM_THREADS: usize = 8;
-    const MOST_PANELS_A_THREAD: usize = 4;
     let rows_contiguous = b.strides()[1] == 1 && b.strides()[0] >= b.ncols() as isize;
-    threads >= FROM_THREADS && m.div_ceil(MR) <= MOST_PANELS_A_THREAD * threads && rows_contiguous
+    let below_the_grid = m.div_ceil(MR) < grid::PANELS_A_THREAD.start * threads;
+    threads >= grid::FROM_THREADS && below_the_grid && rows_contiguous
 }
 
 /// How the product is cut up.
