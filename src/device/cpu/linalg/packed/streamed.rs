@@ -48,10 +48,15 @@ pub(super) fn streamed<T: Float, const MR: usize, const NR: usize>(
     threads: usize,
 ) {
     let (k, n) = b.dim();
-    let whole_b = whole_b_fits::<T>(n.div_ceil(NR) * NR * k);
+    let b_read = if !whole_b_fits::<T>(n.div_ceil(NR) * NR * k) {
+        BRead::Chunks
+    } else if reads_b_in_place::<T, MR>(a.nrows(), b, threads) {
+        BRead::InPlace
+    } else {
+        BRead::Whole
+    };
     let parts = Parts {
-        whole_b,
-        b_in_place: whole_b && reads_b_in_place::<T, MR>(a.nrows(), b, threads),
+        b_read,
         chunk_bytes: CHUNK_BYTES,
         a_block_bytes: level_2_bytes(),
     };
@@ -72,12 +77,20 @@ fn reads_b_in_place<T, const MR: usize>(m: usize, b: ArrayView2<T>, threads: usi
     threads >= grid::FROM_THREADS && below_the_grid && rows_contiguous
 }
 
+/// How `b` is read.
+#[derive(Clone, Copy, Debug)]
+enum BRead {
+    /// Packed whole.
+    Whole,
+    /// Packed a slab of a chunk of its columns at a time.
+    Chunks,
+    /// Where it lies, not packed (it then has contiguous rows).
+    InPlace,
+}
+
 /// How the product is cut up.
 struct Parts {
-    /// `b` packed whole, else a slab of a chunk of its columns at a time.
-    whole_b: bool,
-    /// `b` read where it lies, not packed (it then has contiguous rows).
-    b_in_place: bool,
+    b_read: BRead,
     /// The most a chunk of `b` takes packed.
     chunk_bytes: usize,
     /// The most a block of rows' packed A slab takes. L2, so that the slab stays in the caches
@@ -112,13 +125,12 @@ fn streamed_in_parts<T: Float, const MR: usize, const NR: usize>(
     let col_panels = n.div_ceil(NR);
     let panel_bytes = depth_block * NR * size;
     let block_panels = (block_bytes() / panel_bytes).max(1);
-    let (chunk_panels, part_depth) = if parts.whole_b {
-        (col_panels, k)
-    } else {
-        (
+    let (chunk_panels, part_depth) = match parts.b_read {
+        BRead::Chunks => (
             (parts.chunk_bytes / panel_bytes).max(block_panels),
             depth_block,
-        )
+        ),
+        BRead::Whole | BRead::InPlace => (col_panels, k),
     };
     let a_block_panels = (parts.a_block_bytes / (MR * depth_block * size)).max(1);
     let row_blocks = row_blocks(m, MR, threads, a_block_panels);
@@ -175,7 +187,7 @@ fn streamed_in_parts<T: Float, const MR: usize, const NR: usize>(
             }
         });
     };
-    if parts.b_in_place {
+    if let BRead::InPlace = parts.b_read {
         row_blocks
             .par_iter()
             .for_each(|rows| multiply_rows(rows, None, 0..col_panels, 0..k));
@@ -290,14 +302,6 @@ mod tests {
     use crate::device::cpu::linalg::packed::{cpu_supported, wide_vectors, WIDE_MR};
     use ndarray::Array2;
 
-    /// How `b` is read in these tests.
-    #[derive(Clone, Copy, Debug)]
-    enum BRead {
-        Whole,
-        Chunks,
-        InPlace,
-    }
-
     /// `a · b` through `streamed_in_parts` on `threads` threads of a pool of 7, with `b`
     /// packed whole, in chunks of two blocks of columns, or read in place, and a thread's rows
     /// in one block (L2 is larger than these A slabs) or in blocks of one panel.
@@ -311,8 +315,7 @@ mod tests {
         let (m, n) = (a.nrows(), b.ncols());
         let mut c = vec![MaybeUninit::<T>::uninit(); m * n];
         let parts = Parts {
-            whole_b: !matches!(read, BRead::Chunks),
-            b_in_place: matches!(read, BRead::InPlace),
+            b_read: read,
             chunk_bytes: 2 * block_bytes(),
             a_block_bytes: if one_panel_blocks { 0 } else { level_2_bytes() },
         };

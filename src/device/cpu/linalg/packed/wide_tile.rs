@@ -82,11 +82,11 @@ macro_rules! wide_tile_kernel {
                 use std::arch::x86_64::*;
                 const ROW: usize = WIDE_VECTORS * $lanes;
                 let stride = if B_IN_PLACE { b_stride } else { ROW };
-                // In place, the lanes of each register that hold the tile's columns.
-                let b_masks: [_; VECTORS] = std::array::from_fn(|v| {
-                    let valid = tile.cols.saturating_sub(v * $lanes).min($lanes) as u32;
-                    (((1u64 << valid) - 1) as u32) as _
-                });
+                // How many lanes of each register hold the tile's columns, and their mask (for
+                // loads of `b` in place and the stores of `c`).
+                let valid_lanes = |v: usize| tile.cols.saturating_sub(v * $lanes).min($lanes);
+                let masks: [_; VECTORS] =
+                    std::array::from_fn(|v| ((1u32 << valid_lanes(v)) - 1) as _);
                 let mut acc = [[$zero(); VECTORS]; WIDE_MR];
                 // SAFETY (for the whole closure): the caller's bounds.
                 let mut multiply_add = |step: usize| unsafe {
@@ -106,7 +106,7 @@ macro_rules! wide_tile_kernel {
                     let b_row = b.add(step * stride);
                     let b_values: [_; VECTORS] = std::array::from_fn(|v| {
                         if B_IN_PLACE {
-                            $maskz_load(b_masks[v], b_row.add(v * $lanes))
+                            $maskz_load(masks[v], b_row.add(v * $lanes))
                         } else {
                             $load(b_row.add(v * $lanes))
                         }
@@ -144,7 +144,7 @@ macro_rules! wide_tile_kernel {
                         let row = c.add(r * tile.ldc);
                         for (v, &sum) in acc_row.iter().enumerate() {
                             let at = row.wrapping_add(v * $lanes);
-                            let valid = tile.cols.saturating_sub(v * $lanes).min($lanes);
+                            let valid = valid_lanes(v);
                             if valid == $lanes {
                                 let total = if tile.first {
                                     sum
@@ -154,7 +154,7 @@ macro_rules! wide_tile_kernel {
                                 $store(at, total);
                             } else if valid > 0 {
                                 // Only the lanes of columns inside the matrix.
-                                let mask = ((1u32 << valid) - 1) as _;
+                                let mask = masks[v];
                                 let total = if tile.first {
                                     sum
                                 } else {
