@@ -11,7 +11,8 @@ then pays for fresh memory, as a user's first one does).
 Each round runs a NumPy process, then one arrsh process per variant, so that a machine whose
 speed drifts (a shared host, a turbo that comes and goes) drifts for all of them alike. Each
 process prints the median of its repetitions; the report gives, per case, the median over
-rounds and each variant's ratio to NumPy's (below 1: arrsh is faster).
+rounds and each variant's ratio to NumPy's (below 1: arrsh is faster). NumPy's processes run
+without OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE, as run.py's do.
 
 A variant is LABEL or LABEL:KEY=VALUE,KEY=VALUE: environment settings for arrsh's process,
 where the key `bin` names another arrsh binary instead. Without --variant, one variant,
@@ -26,7 +27,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from run import cpu_model
+from run import cpu_model, numpy_env
 
 DEFAULT_ARRSH = Path(__file__).resolve().parent.parent / "target" / "release" / "arrsh"
 
@@ -107,7 +108,9 @@ def time_arrsh(case, variant):
 
 
 def time_numpy(case):
-    env = {**os.environ, "OPENBLAS_NUM_THREADS": str(case.threads)}
+    # Without the OpenBLAS safety variables, as run.py does: a machine whose environment sets
+    # OPENBLAS_CORETYPE=Haswell would otherwise time NumPy on its AVX2 kernels.
+    env = {**numpy_env(), "OPENBLAS_NUM_THREADS": str(case.threads)}
     script = NUMPY_SCRIPT.format(numpy_dtype=NUMPY_DTYPES[case.dtype], **case.fields())
     output = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, env=env
