@@ -4,7 +4,7 @@
     python3 bench/matmul_rounds.py [--rounds R] [--arrsh PATH] [--variant SPEC ...] CASE ...
 
 CASE is N:DTYPE:THREADS:REPS, e.g. 2000:f64:1:5 — an N×N product of f64 or f32 on THREADS
-threads (arrsh's --threads, OPENBLAS_NUM_THREADS for NumPy), timed REPS times in one process
+threads (arrsh's --threads, the BLAS thread variables for NumPy, as run.py sets them), timed REPS times in one process
 after one untimed product; REPS 0 times one product with none before it (the first product
 then pays for fresh memory, as a user's first one does).
 
@@ -25,11 +25,8 @@ import statistics
 import subprocess
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 
-from run import cpu_model, numpy_env
-
-DEFAULT_ARRSH = Path(__file__).resolve().parent.parent / "target" / "release" / "arrsh"
+from run import BLAS_THREAD_VARIABLES, DEFAULT_ARRSH, cpu_model, numpy_env
 
 ARR_SCRIPT = """a = astype(rand([{n}, {n}]), {dtype})
 b = astype(rand([{n}, {n}]), {dtype})
@@ -110,7 +107,7 @@ def time_arrsh(case, variant):
 def time_numpy(case):
     # Without the OpenBLAS safety variables, as run.py does: a machine whose environment sets
     # OPENBLAS_CORETYPE=Haswell would otherwise time NumPy on its AVX2 kernels.
-    env = {**numpy_env(), "OPENBLAS_NUM_THREADS": str(case.threads)}
+    env = {**numpy_env(), **{name: str(case.threads) for name in BLAS_THREAD_VARIABLES}}
     script = NUMPY_SCRIPT.format(numpy_dtype=NUMPY_DTYPES[case.dtype], **case.fields())
     output = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, env=env
