@@ -3,7 +3,7 @@
 //! With AVX-512 (wide tiles), `streamed` computes it: an A panel stays in L1 while B panels
 //! stream past it from L2 (on 8 threads or more with at most 4 row panels a thread, read from
 //! `b` itself, unpacked); on 8 threads or more a product of 5–15 row panels a thread is cut
-//! into tasks of tiles instead (`grid`).
+//! into tasks of tiles instead (`grid`). Both pack their panels on demand (`on_demand`).
 //!
 //! With AVX2 only, the loops, outermost first, are BLIS's: `NC` columns of `b`; a slab of depth,
 //! for which the `depth × NC` block of `b` is packed (to stay in L3) as `NR`-column panels; row
@@ -21,6 +21,8 @@
 use super::{Float, Panels, PARALLEL_GEMM_MIN_WORK};
 #[cfg(target_arch = "x86_64")]
 mod grid;
+#[cfg(target_arch = "x86_64")]
+mod on_demand;
 #[cfg(target_arch = "x86_64")]
 mod streamed;
 mod wide_tile;
@@ -608,7 +610,7 @@ pub(super) mod tests {
         assert_eq!(Array2::from_shape_vec((m, n), got).unwrap(), want);
     }
 
-    /// The grid (tasks of tiles, all of `a` and `b` packed first) on more threads than cores,
+    /// The grid (tasks of tiles, panels packed on demand) on more threads than cores,
     /// with several slabs and ragged tiles at both edges: exact, f64 and f32.
     #[cfg(target_arch = "x86_64")]
     #[test]

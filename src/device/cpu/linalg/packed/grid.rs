@@ -1,11 +1,11 @@
-//! Small products on many threads as a grid of tasks (x86-64 cpus with AVX-512): all of `a` and
-//! of `b` packed first, then tasks of a few tiles of `c` each. A row block a thread would read all
-//! of `b` and be one long task; a grid task reads a part of each, and idle threads take tasks from
-//! busy ones, which on a shared machine is where a product loses its time.
+//! Small products on many threads as a grid of tasks (x86-64 cpus with AVX-512): tasks of a few
+//! tiles of `c` each, whose panels of `a` and `b` are packed on demand. A row block a thread
+//! would read all of `b` and be one long task; a grid task reads a part of each, and idle threads
+//! take tasks from busy ones, which on a shared machine is where a product loses its time.
 
+use super::on_demand::{OnDemand, PackPanel};
 use super::{
-    pack_a_panel, pack_b_slabs, panel_jobs, panel_slots, whole_b_fits, wide_tile_fitted,
-    wide_tiles, SharedResult, TileShape,
+    pack_a_panel, pack_b_panel, whole_b_fits, wide_tile_fitted, wide_tiles, SharedResult, TileShape,
 };
 use crate::base::interrupt::Stop;
 use crate::device::cpu::linalg::{Float, Panels};
@@ -18,9 +18,9 @@ use std::mem::MaybeUninit;
 const GRID_ROW_PANELS: usize = 4;
 const GRID_COL_PANELS: usize = 4;
 
-/// `c = a · b`: all of `a` and of `b` packed (in parallel), then tasks of `GRID_ROW_PANELS ×
-/// GRID_COL_PANELS` tiles of `c`, each taking its tiles through every slab in order (the first
-/// sets them, the others add).
+/// `c = a · b` in tasks of `GRID_ROW_PANELS × GRID_COL_PANELS` tiles of `c`, each taking its
+/// tiles through every slab in order (the first sets them, the others add), with the panels of
+/// `a` and `b` they need packed on demand.
 pub(super) fn grid<T: Float, const MR: usize, const NR: usize>(
     a: ArrayView2<T>,
     b: ArrayView2<T>,
@@ -32,17 +32,12 @@ pub(super) fn grid<T: Float, const MR: usize, const NR: usize>(
     let (row_panels, col_panels) = (m.div_ceil(MR), n.div_ceil(NR));
     T::with_panel_buffer(Panels::B, |b_buffer| {
         T::with_panel_buffer(Panels::A, |a_buffer| {
-            let a_all = panel_slots::<T, MR>(a_buffer, row_panels * k);
-            let a_jobs = panel_jobs(a_all, k, depth_block, row_panels);
-            let (b_all, ()) = rayon::join(
-                || pack_b_slabs::<T, NR>(b, b_buffer, depth_block, stop),
-                || {
-                    a_jobs.into_par_iter().for_each(|(depths, index, panel)| {
-                        pack_a_panel(a.slice(s![.., depths]), index, panel);
-                    })
-                },
-            );
-            let a_all: &[[T; MR]] = a_all;
+            let pack_a: &PackPanel<T, MR> =
+                &|depths, index, panel| pack_a_panel(a.slice(s![.., depths]), index, panel);
+            let pack_b: &PackPanel<T, NR> =
+                &|depths, index, panel| pack_b_panel(b.slice(s![depths, ..]), index, panel);
+            let a_panels = OnDemand::new(a_buffer, k, depth_block, row_panels, pack_a);
+            let b_panels = OnDemand::new(b_buffer, k, depth_block, col_panels, pack_b);
             let out = SharedResult(c.as_mut_ptr().cast::<T>());
             let tasks: Vec<_> = (0..row_panels)
                 .step_by(GRID_ROW_PANELS)
@@ -60,12 +55,12 @@ pub(super) fn grid<T: Float, const MR: usize, const NR: usize>(
                         return;
                     }
                     let depth = depth_block.min(k - depth0);
-                    let a_slab = &a_all[depth0 * row_panels..(depth0 + depth) * row_panels];
-                    let b_slab = &b_all[depth0 * col_panels..(depth0 + depth) * col_panels];
+                    let a_slab = a_panels.ready(depth0, rows.clone());
+                    let b_slab = b_panels.ready(depth0, cols.clone());
                     for j in cols.clone() {
-                        let b_panel = &b_slab[j * depth..(j + 1) * depth];
+                        let b_panel = b_slab.wrapping_add(j * depth * NR);
                         for i in rows.clone() {
-                            let a_panel = &a_slab[i * depth..(i + 1) * depth];
+                            let a_panel = a_slab.wrapping_add(i * depth * MR);
                             let tile = TileShape {
                                 ldc: n,
                                 rows: MR.min(m - i * MR),
@@ -80,12 +75,12 @@ pub(super) fn grid<T: Float, const MR: usize, const NR: usize>(
                             };
                             let next_tile = out.0.wrapping_add(next_i * MR * n + next_j * NR);
                             // SAFETY: `grid` runs only with wide tiles (AVX-512F found); the
-                            // panels hold `depth` steps; the tile lies inside `c`, and tasks
-                            // write disjoint tiles.
+                            // panels are packed and hold `depth` steps; the tile lies inside `c`,
+                            // and tasks write disjoint tiles.
                             unsafe {
                                 wide_tile_fitted::<T, false, false>(
-                                    a_panel.as_ptr().cast(),
-                                    b_panel.as_ptr().cast(),
+                                    a_panel,
+                                    b_panel,
                                     NR,
                                     depth,
                                     out.0.add(i * MR * n + j * NR),

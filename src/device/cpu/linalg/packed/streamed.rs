@@ -10,8 +10,9 @@
 //! Products with few rows a thread on many threads skip packing `b` and read it where it lies
 //! (`reads_b_in_place`).
 
+use super::on_demand::{OnDemand, PackPanel};
 use super::{grid, row_blocks, whole_b_fits, SharedResult};
-use super::{pack_a, pack_b_slabs, wide_tile_fitted, TileShape};
+use super::{pack_a, pack_b_panel, wide_tile_fitted, TileShape};
 use crate::base::interrupt::Stop;
 use crate::device::cpu::linalg::{Float, Panels};
 use ndarray::{s, ArrayView2};
@@ -106,10 +107,10 @@ struct Parts {
 /// megabyte.
 const CHUNK_BYTES: usize = 16 << 20;
 
-/// `b` read in place, or packed (in parallel) whole, or else a slab of depth of a chunk of its
-/// columns at a time; then for each packed part the row blocks (in parallel), each through the
-/// part's slabs: its A panels packed, then each block of columns, and for each A panel every B
-/// panel of the block.
+/// `b` read in place, or packed whole, or else a slab of depth of a chunk of its columns at a
+/// time; for each such part the row blocks (in parallel), each through the part's slabs: its A
+/// panels packed, then each block of columns (its B panels packed on demand), and for each A
+/// panel every B panel of the block.
 fn streamed_in_parts<T: Float, const MR: usize, const NR: usize>(
     a: ArrayView2<T>,
     b: ArrayView2<T>,
@@ -135,10 +136,11 @@ fn streamed_in_parts<T: Float, const MR: usize, const NR: usize>(
     let a_block_panels = (parts.a_block_bytes / (MR * depth_block * size)).max(1);
     let row_blocks = row_blocks(m, MR, threads, a_block_panels);
     let out = SharedResult(c.as_mut_ptr().cast::<T>());
-    // A row block through the slabs of `part`, whose packed panels of the columns `chunk` are
-    // `panels` (or, with none, `b` itself): its A panels packed, then each block of columns.
+    // A row block through the slabs of `part`, whose panels of the columns `chunk` are
+    // `panels`, packed on demand (or, with none, `b` itself): its A panels packed, then each
+    // block of columns.
     let multiply_rows = |rows: &Range<usize>,
-                         panels: Option<&[[T; NR]]>,
+                         panels: Option<&OnDemand<T, NR>>,
                          chunk: Range<usize>,
                          part: Range<usize>| {
         let out = &out;
@@ -147,32 +149,32 @@ fn streamed_in_parts<T: Float, const MR: usize, const NR: usize>(
                 let depth = depth_block.min(k - depth0);
                 let a_block = a.slice(s![rows.clone(), depth0..depth0 + depth]);
                 let a_panels = pack_a::<T, MR>(a_block, a_buffer);
-                let b_panels = match panels {
-                    Some(panels) => {
-                        let slab = &panels[(depth0 - part.start) * chunk.len()..];
-                        BPanels {
-                            start: slab
-                                .as_ptr()
-                                .cast::<T>()
-                                .wrapping_sub(chunk.start * depth * NR),
-                            panel_stride: depth * NR,
-                            step_stride: NR,
-                            in_place: false,
-                        }
-                    }
-                    None => BPanels {
-                        start: b.slice(s![depth0.., ..]).as_ptr(),
-                        panel_stride: NR,
-                        step_stride: b.strides()[0] as usize,
-                        in_place: true,
-                    },
-                };
                 for first in chunk.clone().step_by(block_panels) {
+                    let block = first..(first + block_panels).min(chunk.end);
+                    let b_panels = match panels {
+                        Some(panels) => {
+                            let in_chunk = block.start - chunk.start..block.end - chunk.start;
+                            BPanels {
+                                start: panels
+                                    .ready(depth0 - part.start, in_chunk)
+                                    .wrapping_sub(chunk.start * depth * NR),
+                                panel_stride: depth * NR,
+                                step_stride: NR,
+                                in_place: false,
+                            }
+                        }
+                        None => BPanels {
+                            start: b.slice(s![depth0.., ..]).as_ptr(),
+                            panel_stride: NR,
+                            step_stride: b.strides()[0] as usize,
+                            in_place: true,
+                        },
+                    };
                     let tiles = Tiles::<T, MR, NR> {
                         a_panels,
                         b_panels,
                         depth,
-                        panels: first..(first + block_panels).min(chunk.end),
+                        panels: block,
                         rows: rows.clone(),
                         n,
                         first: depth0 == 0,
@@ -199,18 +201,17 @@ fn streamed_in_parts<T: Float, const MR: usize, const NR: usize>(
             let chunk_b = b.slice(s![.., chunk0 * NR..n.min(chunk.end * NR)]);
             for part0 in (0..k).step_by(part_depth) {
                 let part = part0..k.min(part0 + part_depth);
-                let panels = pack_b_slabs::<T, NR>(
-                    chunk_b.slice(s![part.clone(), ..]),
-                    b_buffer,
-                    depth_block,
-                    stop,
-                );
+                let part_b = chunk_b.slice(s![part.clone(), ..]);
+                let pack: &PackPanel<T, NR> = &|depths, index, panel| {
+                    pack_b_panel(part_b.slice(s![depths, ..]), index, panel)
+                };
+                let panels = OnDemand::new(b_buffer, part.len(), depth_block, chunk.len(), pack);
+                row_blocks.par_iter().for_each(|rows| {
+                    multiply_rows(rows, Some(&panels), chunk.clone(), part.clone())
+                });
                 if stop.requested() {
                     return;
                 }
-                row_blocks.par_iter().for_each(|rows| {
-                    multiply_rows(rows, Some(panels), chunk.clone(), part.clone())
-                });
             }
         }
     });
