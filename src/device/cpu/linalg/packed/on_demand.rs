@@ -3,9 +3,11 @@
 //!
 //! Packed first, in a parallel loop of their own, the panels kept every thread waiting at that
 //! loop's end for the slowest: on both threads of the 2-core Xeon at 500² f32 the loop took
-//! 0.20–0.28 ms of a 1.1 ms product, where one thread alone packed the same panels in 0.09 ms.
-//! On demand, packing overlaps the products of the panels packed before, and a thread that
-//! starts late finds its panels ready.
+//! 0.20–0.28 ms of a 1.1 ms product, where one thread alone packed the same panels in 0.09 ms;
+//! on 16 threads of the 16-core host, 0.59–0.75 ms of 1000² products of 2.2–3.5 ms, with some
+//! threads woken 0.3 ms late. On demand, packing overlaps the products of the panels packed
+//! before, and a thread that starts late finds its panels ready (there, 1000² f64 and f32 went
+//! from 1.07× and 1.01× NumPy's time to 0.96× and 0.93×, seven rounds).
 
 use super::panel_slots;
 use crate::device::cpu::linalg::Float;
