@@ -7,7 +7,8 @@ use crate::base::human_bytes;
 use crate::error::{memory_error, Result};
 
 /// An empty vector with room for `len` elements. Large buffers ask the kernel for huge pages
-/// (as NumPy does): first-touch page faults otherwise cost more than the arithmetic.
+/// (as NumPy does): first-touch page faults otherwise cost more than the arithmetic, and the
+/// misses of a small-page TLB slow the matrix products.
 pub fn vec_with_capacity<T>(len: usize) -> Vec<T> {
     let v: Vec<T> = Vec::with_capacity(len);
     advise_huge_pages(&v);
@@ -22,10 +23,14 @@ pub fn try_vec_with_capacity<T>(len: usize) -> Option<Vec<T>> {
     Some(v)
 }
 
+/// Asks for huge pages for the whole 2 MiB pages inside `v`'s allocation. From one page, not
+/// NumPy's 4 MiB: a 1000² f32 array (4 MB) then has one, and one-thread 1000² f32 products on a
+/// 2-core Intel Xeon took 0.98× the time they took on small pages (medians of 34 processes, 15.23
+/// ms against 15.55), the slowest process 15.97 ms against 18.24 (5 over 16 ms before, none after).
 fn advise_huge_pages<T>(v: &Vec<T>) {
     let bytes = v.capacity() * std::mem::size_of::<T>();
     const HUGE_PAGE: usize = 2 << 20;
-    if bytes >= 2 * HUGE_PAGE {
+    if bytes >= HUGE_PAGE {
         let start = (v.as_ptr() as usize).next_multiple_of(HUGE_PAGE);
         let end = (v.as_ptr() as usize + bytes) / HUGE_PAGE * HUGE_PAGE;
         if end > start {
