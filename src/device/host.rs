@@ -30,15 +30,13 @@ pub fn try_vec_with_capacity<T>(len: usize) -> Option<Vec<T>> {
 fn advise_huge_pages<T>(v: &Vec<T>) {
     let bytes = v.capacity() * std::mem::size_of::<T>();
     const HUGE_PAGE: usize = 2 << 20;
-    if bytes >= HUGE_PAGE {
-        let start = (v.as_ptr() as usize).next_multiple_of(HUGE_PAGE);
-        let end = (v.as_ptr() as usize + bytes) / HUGE_PAGE * HUGE_PAGE;
-        if end > start {
-            // SAFETY: the range lies inside this vector's allocation; madvise only changes how
-            // the kernel backs it and fails harmlessly where huge pages are unavailable.
-            unsafe {
-                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
-            }
+    let start = (v.as_ptr() as usize).next_multiple_of(HUGE_PAGE);
+    let end = (v.as_ptr() as usize + bytes) / HUGE_PAGE * HUGE_PAGE;
+    if end > start {
+        // SAFETY: the range lies inside this vector's allocation; madvise only changes how
+        // the kernel backs it and fails harmlessly where huge pages are unavailable.
+        unsafe {
+            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
         }
     }
 }
