@@ -28,6 +28,7 @@ mod streamed;
 mod wide_tile;
 use crate::base::interrupt::Stop;
 use crate::device::cpu::threads;
+use crate::device::host;
 use ndarray::{s, ArrayView2};
 use rayon::prelude::*;
 use std::mem::MaybeUninit;
@@ -512,10 +513,15 @@ fn pack_a_panel<T: Float, const MR: usize>(
 /// spans two lines. They keep what the last product left there, so the packers
 /// write every value, padding included: padded lanes are multiplied and then
 /// dropped, and zeros there (not stale values, perhaps subnormal) cost nothing.
+/// A buffer that must grow is made anew, asking for huge pages as arrays do.
 fn panel_slots<T: Float, const N: usize>(buffer: &mut Vec<T>, count: usize) -> &mut [[T; N]] {
     let most_skipped = CACHE_LINE / std::mem::size_of::<T>();
-    if buffer.len() < count * N + most_skipped {
-        buffer.resize(count * N + most_skipped, T::zero());
+    let needed = count * N + most_skipped;
+    if buffer.len() < needed {
+        if buffer.capacity() < needed {
+            *buffer = host::vec_with_capacity(needed);
+        }
+        buffer.resize(needed, T::zero());
     }
     let skipped = buffer.as_ptr().align_offset(CACHE_LINE).min(most_skipped);
     &mut buffer[skipped..].as_chunks_mut::<N>().0[..count]
