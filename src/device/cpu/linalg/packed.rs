@@ -2,8 +2,9 @@
 //!
 //! With AVX-512 (wide tiles), `streamed` computes it: an A panel stays in L1 while B panels
 //! stream past it from L2 (on 8 threads or more with at most 4 row panels a thread, read from
-//! `b` itself, unpacked); on 8 threads or more a product of 5–15 row panels a thread is cut
-//! into tasks of tiles instead (`grid`). Both pack their panels on demand (`on_demand`).
+//! `b` itself, unpacked); on 8 threads or more a product of 5 row panels a thread or more whose
+//! packed operands fit in a quarter of the last-level cache is cut into blocks of tiles instead
+//! (`grid`). Both pack their panels on demand (`on_demand`).
 //!
 //! With AVX2 only, the loops, outermost first, are BLIS's: `NC` columns of `b`; a slab of depth,
 //! for which the `depth × NC` block of `b` is packed (to stay in L3) as `NR`-column panels; row
@@ -126,7 +127,7 @@ fn matmul_in_pool<T: Float, const MR: usize, const NR: usize>(
     let threads = rayon::current_num_threads();
     let parallel = threads > 1 && m.saturating_mul(n).saturating_mul(k) >= PARALLEL_GEMM_MIN_WORK;
     #[cfg(target_arch = "x86_64")]
-    if parallel && grid::grid_suits::<T, MR, NR>(m, k, n, threads) {
+    if parallel && grid::grid_suits::<T, MR, NR>(m, n, depth_block, threads) {
         return grid::grid::<T, MR, NR>(a, b, c, depth_block, stop);
     }
     #[cfg(target_arch = "x86_64")]
@@ -260,9 +261,13 @@ fn panel_jobs<P>(
 /// On a 2-core cpu with 32 MiB of L3 that is 8 MiB, up to 1000² f64: at 2000² (32 MiB) it was
 /// slower there.
 fn whole_b_fits<T>(values: usize) -> bool {
+    values.saturating_mul(std::mem::size_of::<T>()) <= quarter_of_cache_bytes()
+}
+
+/// A quarter of the last-level cache (of 32 MiB where Linux does not say).
+fn quarter_of_cache_bytes() -> usize {
     const ASSUMED_CACHE_BYTES: usize = 32 << 20;
-    let cache = crate::device::cpu::last_level_cache_bytes().unwrap_or(ASSUMED_CACHE_BYTES);
-    values.saturating_mul(std::mem::size_of::<T>()) <= cache / 4
+    crate::device::cpu::last_level_cache_bytes().unwrap_or(ASSUMED_CACHE_BYTES) / 4
 }
 
 /// The row blocks of the row-major `c` (`n` columns), each with its first row.
@@ -647,18 +652,19 @@ pub(super) mod tests {
 
     #[cfg(target_arch = "x86_64")]
     #[test]
-    fn the_grid_is_for_mid_sized_products_on_many_threads() {
-        let suits = |m, threads| grid::grid_suits::<f32, WIDE_MR, 48>(m, 300, 600, threads);
-        // 8 threads: 40 to 127 row panels of 8.
+    fn the_grid_is_for_products_of_many_panels_a_thread_on_many_threads() {
+        let suits = |m, threads| grid::grid_suits::<f32, WIDE_MR, 48>(m, 600, 192, threads);
+        // 8 threads: from 40 row panels of 8.
         assert!(suits(600, 8));
+        assert!(suits(1100, 8));
         assert!(!suits(300, 8), "4 panels a thread keep row blocks");
-        assert!(
-            !suits(1100, 8),
-            "17 panels a thread take several row blocks each"
-        );
         assert!(!suits(600, 2), "few threads keep row blocks");
+        assert!(
+            !grid::grid_suits::<f32, WIDE_MR, 48>(100_000_000, 600, 192, 8),
+            "a slab past a quarter of the cache keeps row blocks"
+        );
         // Only wide tiles.
-        assert!(!grid::grid_suits::<f32, 6, 16>(600, 300, 600, 8));
+        assert!(!grid::grid_suits::<f32, 6, 16>(600, 600, 192, 8));
     }
 
     #[test]

@@ -36,7 +36,7 @@ fn level_2_bytes() -> usize {
 /// A block of `b`'s columns takes at most a quarter of L2: with 2 MiB of L2, 512 KiB took
 /// 0.92–0.98× the time of 1 MiB at 500² and 2000² (f32 and f64, one thread and two), and 256 KiB
 /// or 1.5 MiB more.
-fn block_bytes() -> usize {
+pub(super) fn block_bytes() -> usize {
     level_2_bytes() / 4
 }
 
@@ -74,7 +74,7 @@ pub(super) fn streamed<T: Float, const MR: usize, const NR: usize>(
 /// 1.07–1.10× the time of packing.
 fn reads_b_in_place<T, const MR: usize>(m: usize, b: ArrayView2<T>, threads: usize) -> bool {
     let rows_contiguous = b.strides()[1] == 1 && b.strides()[0] >= b.ncols() as isize;
-    let below_the_grid = m.div_ceil(MR) < grid::PANELS_A_THREAD.start * threads;
+    let below_the_grid = m.div_ceil(MR) < grid::FROM_PANELS_A_THREAD * threads;
     threads >= grid::FROM_THREADS && below_the_grid && rows_contiguous
 }
 
