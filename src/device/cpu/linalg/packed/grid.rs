@@ -264,6 +264,30 @@ mod tests {
         }
     }
 
+    /// With the interrupt already asked for, the grid writes no tile of any part.
+    #[test]
+    fn an_interrupt_stops_every_part() {
+        if !(cpu_supported() && wide_vectors()) {
+            eprintln!("skipped: the cpu has no AVX-512");
+            return;
+        }
+        let (a, b, _) = small_integer_product(203, 500, 390);
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        crate::base::interrupt::set_current(&flag);
+        let stop = Stop::current();
+        let tasks = Tasks {
+            rows: 3,
+            cols: 5,
+            block_panels: 3,
+        };
+        let mut c = vec![MaybeUninit::new(f64::NAN); 203 * 390];
+        seven_threads().install(|| {
+            grid_in_parts::<f64, WIDE_MR, 24>(a.view(), b.view(), &mut c, 192, &stop, &tasks, 192)
+        });
+        // SAFETY: every element was initialized (NaN) above.
+        assert!(c.iter().all(|v| unsafe { v.assume_init() }.is_nan()));
+    }
+
     /// About `TASKS_A_THREAD` tasks a thread, as tall as wide, never empty nor past the matrix.
     #[test]
     fn tasks_are_about_square() {
