@@ -270,6 +270,18 @@ fn quarter_of_cache_bytes() -> usize {
     crate::device::cpu::last_level_cache_bytes().unwrap_or(ASSUMED_CACHE_BYTES) / 4
 }
 
+/// `range` in blocks of at most `most` (the last one shorter).
+#[cfg(target_arch = "x86_64")]
+fn blocks_of(
+    range: std::ops::Range<usize>,
+    most: usize,
+) -> impl Iterator<Item = std::ops::Range<usize>> {
+    let end = range.end;
+    range
+        .step_by(most)
+        .map(move |first| first..(first + most).min(end))
+}
+
 /// The row blocks of the row-major `c` (`n` columns), each with its first row.
 fn split_rows<'c, T>(
     c: &'c mut [MaybeUninit<T>],

@@ -8,15 +8,14 @@
 use super::on_demand::{OnDemand, PackPanel};
 use super::streamed::block_bytes;
 use super::{
-    pack_a_panel, pack_b_panel, quarter_of_cache_bytes, wide_tile_fitted, wide_tiles, SharedResult,
-    TileShape,
+    blocks_of, pack_a_panel, pack_b_panel, quarter_of_cache_bytes, wide_tile_fitted, wide_tiles,
+    SharedResult, TileShape,
 };
 use crate::base::interrupt::Stop;
 use crate::device::cpu::linalg::{Float, Panels};
 use ndarray::{s, ArrayView2};
 use rayon::prelude::*;
 use std::mem::MaybeUninit;
-use std::ops::Range;
 
 /// Tasks a thread. Each task reads its rows of `a` and its columns of `b` from L3, so larger
 /// tasks read less; more tasks let threads that finish early take more. On three starts of the
@@ -60,14 +59,13 @@ fn grid_in_parts<T: Float, const MR: usize, const NR: usize>(
     tasks: &Tasks,
     part_depth: usize,
 ) {
-    let k = a.ncols();
-    for part0 in (0..k).step_by(part_depth) {
+    for part in blocks_of(0..a.ncols(), part_depth) {
         if stop.requested() {
             return;
         }
-        let part = part0..k.min(part0 + part_depth);
+        let first_part = part.start == 0;
         let (a, b) = (a.slice(s![.., part.clone()]), b.slice(s![part, ..]));
-        grid_in_tasks::<T, MR, NR>(a, b, c, depth_block, stop, tasks, part0 == 0);
+        grid_in_tasks::<T, MR, NR>(a, b, c, depth_block, stop, tasks, first_part);
     }
 }
 
@@ -85,13 +83,19 @@ fn part_depth<T, const MR: usize, const NR: usize>(
     n: usize,
     depth_block: usize,
 ) -> usize {
-    let slab_bytes = slab_values::<MR, NR>(m, n, depth_block).saturating_mul(size_of::<T>());
+    let slab_bytes = slab_bytes::<T, MR, NR>(m, n, depth_block);
     (quarter_of_cache_bytes() / slab_bytes.max(1)).max(1) * depth_block
 }
 
-/// The values of one slab of `a`'s and `b`'s panels.
-fn slab_values<const MR: usize, const NR: usize>(m: usize, n: usize, depth_block: usize) -> usize {
-    (m.div_ceil(MR) * MR + n.div_ceil(NR) * NR).saturating_mul(depth_block)
+/// The bytes of one slab of `a`'s and `b`'s panels.
+fn slab_bytes<T, const MR: usize, const NR: usize>(
+    m: usize,
+    n: usize,
+    depth_block: usize,
+) -> usize {
+    (m.div_ceil(MR) * MR + n.div_ceil(NR) * NR)
+        .saturating_mul(depth_block)
+        .saturating_mul(size_of::<T>())
 }
 
 /// `grid` in `tasks`, for `a`'s columns and `b`'s rows of one part of the depth: the first
@@ -170,14 +174,6 @@ fn grid_in_tasks<T: Float, const MR: usize, const NR: usize>(
     });
 }
 
-/// `panels` in blocks of at most `most` (the last one shorter).
-fn blocks_of(panels: Range<usize>, most: usize) -> impl Iterator<Item = Range<usize>> {
-    let end = panels.end;
-    panels
-        .step_by(most)
-        .map(move |first| first..(first + most).min(end))
-}
-
 /// A task's row panels and column panels: about `TASKS_A_THREAD` tasks for each of `threads`,
 /// each about as many rows as columns of `c`.
 fn task_panels(m: usize, n: usize, mr: usize, nr: usize, threads: usize) -> (usize, usize) {
@@ -207,11 +203,10 @@ pub(super) fn grid_suits<T: Float, const MR: usize, const NR: usize>(
     depth_block: usize,
     threads: usize,
 ) -> bool {
-    let slab_bytes = slab_values::<MR, NR>(m, n, depth_block).saturating_mul(size_of::<T>());
     wide_tiles::<T, MR, NR>()
         && threads >= FROM_THREADS
         && m.div_ceil(MR) >= FROM_PANELS_A_THREAD * threads
-        && slab_bytes <= quarter_of_cache_bytes()
+        && slab_bytes::<T, MR, NR>(m, n, depth_block) <= quarter_of_cache_bytes()
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@
 //! (`reads_b_in_place`).
 
 use super::on_demand::{OnDemand, PackPanel};
-use super::{grid, row_blocks, whole_b_fits, SharedResult};
+use super::{blocks_of, grid, row_blocks, whole_b_fits, SharedResult};
 use super::{pack_a, pack_b_panel, wide_tile_fitted, TileShape};
 use crate::base::interrupt::Stop;
 use crate::device::cpu::linalg::{Float, Panels};
@@ -149,8 +149,7 @@ fn streamed_in_parts<T: Float, const MR: usize, const NR: usize>(
                 let depth = depth_block.min(k - depth0);
                 let a_block = a.slice(s![rows.clone(), depth0..depth0 + depth]);
                 let a_panels = pack_a::<T, MR>(a_block, a_buffer);
-                for first in chunk.clone().step_by(block_panels) {
-                    let block = first..(first + block_panels).min(chunk.end);
+                for block in blocks_of(chunk.clone(), block_panels) {
                     let b_panels = match panels {
                         Some(panels) => {
                             let in_chunk = block.start - chunk.start..block.end - chunk.start;
@@ -196,11 +195,9 @@ fn streamed_in_parts<T: Float, const MR: usize, const NR: usize>(
         return;
     }
     T::with_panel_buffer(Panels::B, |b_buffer| {
-        for chunk0 in (0..col_panels).step_by(chunk_panels) {
-            let chunk = chunk0..col_panels.min(chunk0 + chunk_panels);
-            let chunk_b = b.slice(s![.., chunk0 * NR..n.min(chunk.end * NR)]);
-            for part0 in (0..k).step_by(part_depth) {
-                let part = part0..k.min(part0 + part_depth);
+        for chunk in blocks_of(0..col_panels, chunk_panels) {
+            let chunk_b = b.slice(s![.., chunk.start * NR..n.min(chunk.end * NR)]);
+            for part in blocks_of(0..k, part_depth) {
                 let part_b = chunk_b.slice(s![part.clone(), ..]);
                 let pack: &PackPanel<T, NR> = &|depths, index, panel| {
                     pack_b_panel(part_b.slice(s![depths, ..]), index, panel)
