@@ -6,7 +6,7 @@
 //! shared machine is where a product loses its time.
 //!
 //! Each thread has a share of the tasks, a run of the rows' blocks of `c`, which it takes in turn
-//! (its panels of `a` then stay in its L2) before taking what is left of the others'. Along a row
+//! (its panels of `a` can then stay in its L2) before taking what is left of the others'. Along a row
 //! the tasks start at a column block of their own, so that at any time the threads read different
 //! panels of `b` instead of all asking the thread that packed one for it at once.
 
