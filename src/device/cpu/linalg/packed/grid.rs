@@ -5,10 +5,10 @@
 //! task; a grid task reads a part of each, and idle threads take tasks from busy ones, which on a
 //! shared machine is where a product loses its time.
 //!
-//! Each thread has a share of the tasks, a run of the rows' blocks of `c`, which it takes in turn
-//! (its panels of `a` can then stay in its L2) before taking what is left of the others'. Along a row
-//! the tasks start at a column block of their own, so that at any time the threads read different
-//! panels of `b` instead of all asking the thread that packed one for it at once.
+//! Each thread has a share of the tasks, a run of the rows' blocks of `c`, which it takes in
+//! turn (its panels of `a` can then stay in its L2) before taking what is left of the others'.
+//! Along a row the tasks start at a column block of their own, so that at any time the threads
+//! read different panels of `b` instead of all asking the thread that packed one for it at once.
 
 use super::on_demand::{OnDemand, PackPanel};
 use super::streamed::block_bytes;
