@@ -133,8 +133,11 @@ fn matmul_in_pool<T: Float, const MR: usize, const NR: usize>(
     let threads = rayon::current_num_threads();
     let parallel = threads > 1 && m.saturating_mul(n).saturating_mul(k) >= PARALLEL_GEMM_MIN_WORK;
     #[cfg(target_arch = "x86_64")]
-    if parallel && grid::grid_suits::<T, MR, NR>(m, n, depth_block, threads) {
-        return grid::grid::<T, MR, NR>(a, b, c, depth_block, stop);
+    if let Some(depth) = parallel
+        .then(|| grid::grid_slab_depth::<T, MR, NR>(m, n, depth_block, threads))
+        .flatten()
+    {
+        return grid::grid::<T, MR, NR>(a, b, c, depth, stop);
     }
     #[cfg(target_arch = "x86_64")]
     if wide_tiles::<T, MR, NR>() {
@@ -671,18 +674,19 @@ pub(super) mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_grid_is_for_products_of_many_panels_a_thread_on_many_threads() {
-        let suits = |m, threads| grid::grid_suits::<f32, WIDE_MR, 48>(m, 600, 192, threads);
+        let suits =
+            |m, threads| grid::grid_slab_depth::<f32, WIDE_MR, 48>(m, 600, 192, threads).is_some();
         // 8 threads: from 40 row panels of 8.
         assert!(suits(600, 8));
         assert!(suits(1100, 8));
         assert!(!suits(300, 8), "4 panels a thread keep row blocks");
         assert!(!suits(600, 2), "few threads keep row blocks");
         assert!(
-            !grid::grid_suits::<f32, WIDE_MR, 48>(100_000_000, 600, 192, 8),
+            !suits(100_000_000, 8),
             "a slab past a quarter of the cache keeps row blocks"
         );
         // Only wide tiles.
-        assert!(!grid::grid_suits::<f32, 6, 16>(600, 600, 192, 8));
+        assert!(grid::grid_slab_depth::<f32, 6, 16>(600, 600, 192, 8).is_none());
     }
 
     #[test]
