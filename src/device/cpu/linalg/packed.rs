@@ -235,7 +235,7 @@ fn pack_b_slabs<'a, T: Float, const NR: usize>(
         .into_par_iter()
         .for_each(|(depths, index, panel)| {
             if !stop.requested() {
-                pack_b_panel(b.slice(s![depths, ..]), index, panel);
+                pack_b_panels(b.slice(s![depths, ..]), index..index + 1, panel);
             }
         });
     all
@@ -562,7 +562,8 @@ fn pack_b<'a, T: Float, const NR: usize>(
 ) -> &'a [[T; NR]] {
     let (depth, cols) = b_block.dim();
     let panels = panel_slots(buffer, cols.div_ceil(NR) * depth);
-    let pack = |(index, panel): (usize, &mut [[T; NR]])| pack_b_panel(b_block, index, panel);
+    let pack =
+        |(index, panel): (usize, &mut [[T; NR]])| pack_b_panels(b_block, index..index + 1, panel);
     if parallel {
         panels.par_chunks_mut(depth).enumerate().for_each(pack);
     } else {
@@ -571,25 +572,30 @@ fn pack_b<'a, T: Float, const NR: usize>(
     panels
 }
 
-/// Packs panel `index` of `b_block` (its columns `index·NR ..`) into `panel`.
-fn pack_b_panel<T: Float, const NR: usize>(
+/// Packs the panels `indices` of `b_block` (panel `j` its columns `j·NR ..`) into `panels`, one
+/// after another, reading each row of `b_block` once for all of them: the rows' values of several
+/// panels lie together, where a panel at a time reads a few cache lines of each row in turn.
+fn pack_b_panels<T: Float, const NR: usize>(
     b_block: ArrayView2<T>,
-    index: usize,
-    panel: &mut [[T; NR]],
+    indices: std::ops::Range<usize>,
+    panels: &mut [[T; NR]],
 ) {
-    let cols = b_block.ncols();
-    let col0 = index * NR;
-    let width = NR.min(cols - col0);
-    for (slot, b_row) in panel.iter_mut().zip(b_block.rows()) {
-        match b_row.as_slice() {
-            // A fixed-size copy compiles to two vector moves, not a call to memmove.
-            Some(row) if width == NR => slot.copy_from_slice(&row[col0..col0 + NR]),
-            _ => {
-                let values = b_row.slice_move(s![col0..col0 + width]);
-                for (value, &b_value) in slot.iter_mut().zip(values) {
-                    *value = b_value;
+    let (depth, cols) = b_block.dim();
+    for (step, b_row) in b_block.rows().into_iter().enumerate() {
+        for (index, panel) in indices.clone().zip(panels.chunks_exact_mut(depth)) {
+            let col0 = index * NR;
+            let width = NR.min(cols - col0);
+            let slot = &mut panel[step];
+            match b_row.as_slice() {
+                // A fixed-size copy compiles to two vector moves, not a call to memmove.
+                Some(row) if width == NR => slot.copy_from_slice(&row[col0..col0 + NR]),
+                _ => {
+                    let values = b_row.slice(s![col0..col0 + width]);
+                    for (value, &b_value) in slot.iter_mut().zip(values) {
+                        *value = b_value;
+                    }
+                    slot[width..].fill(T::zero());
                 }
-                slot[width..].fill(T::zero());
             }
         }
     }
@@ -618,6 +624,31 @@ pub(super) mod tests {
             .num_threads(7)
             .build()
             .unwrap()
+    }
+
+    /// Panels packed together hold what each would alone: `b`'s values of their columns, step
+    /// by step, the last panel's padding zero, from contiguous rows and from strided ones.
+    #[test]
+    fn panels_packed_together_hold_their_columns() {
+        let b = Array2::from_shape_fn((5, 2 * 7 + 3), |(i, j)| (i * 100 + j) as f64);
+        let every_other = Array2::from_shape_fn((5, 2 * 17), |(i, j)| (i * 100 + j / 2) as f64);
+        for view in [b.view(), every_other.slice(s![.., ..;2])] {
+            let mut slots = vec![[f64::NAN; 7]; 3 * 5];
+            pack_b_panels(view, 0..3, &mut slots);
+            for (index, panel) in slots.chunks_exact(5).enumerate() {
+                for (step, slot) in panel.iter().enumerate() {
+                    for (lane, &value) in slot.iter().enumerate() {
+                        let col = index * 7 + lane;
+                        let want = if col < 17 {
+                            (step * 100 + col) as f64
+                        } else {
+                            0.0
+                        };
+                        assert_eq!(value, want, "panel {index}, step {step}, lane {lane}");
+                    }
+                }
+            }
+        }
     }
 
     /// Row blocks on more threads than cores, with all of a `b` of several slabs (of depths that

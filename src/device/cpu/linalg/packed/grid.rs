@@ -10,10 +10,10 @@
 //! Along a row the tasks start at a column block of their own, so that at any time the threads
 //! read different panels of `b` instead of all asking the thread that packed one for it at once.
 
-use super::on_demand::{OnDemand, PackPanel};
+use super::on_demand::{OnDemand, PackPanels};
 use super::streamed::block_bytes;
 use super::{
-    blocks_of, pack_a_panel, pack_b_panel, quarter_of_cache_bytes, wide_tile_fitted, wide_tiles,
+    blocks_of, pack_a_panel, pack_b_panels, quarter_of_cache_bytes, wide_tile_fitted, wide_tiles,
     SharedResult, TileShape,
 };
 use crate::base::interrupt::Stop;
@@ -131,10 +131,14 @@ fn grid_in_tasks<T: Float, const MR: usize, const NR: usize>(
     let (row_panels, col_panels) = (m.div_ceil(MR), n.div_ceil(NR));
     T::with_panel_buffer(Panels::B, |b_buffer| {
         T::with_panel_buffer(Panels::A, |a_buffer| {
-            let pack_a: &PackPanel<T, MR> =
-                &|depths, index, panel| pack_a_panel(a.slice(s![.., depths]), index, panel);
-            let pack_b: &PackPanel<T, NR> =
-                &|depths, index, panel| pack_b_panel(b.slice(s![depths, ..]), index, panel);
+            let pack_a: &PackPanels<T, MR> = &|depths, indices, panels| {
+                let a = a.slice(s![.., depths.clone()]);
+                for (index, panel) in indices.zip(panels.chunks_exact_mut(depths.len())) {
+                    pack_a_panel(a, index, panel);
+                }
+            };
+            let pack_b: &PackPanels<T, NR> =
+                &|depths, indices, panels| pack_b_panels(b.slice(s![depths, ..]), indices, panels);
             let a_panels = OnDemand::new(a_buffer, k, depth_block, row_panels, pack_a);
             let b_panels = OnDemand::new(b_buffer, k, depth_block, col_panels, pack_b);
             let out = SharedResult(c.as_mut_ptr().cast::<T>());

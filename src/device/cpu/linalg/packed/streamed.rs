@@ -10,9 +10,9 @@
 //! Products with few rows a thread on many threads skip packing `b` and read it where it lies
 //! (`reads_b_in_place`).
 
-use super::on_demand::{OnDemand, PackPanel};
+use super::on_demand::{OnDemand, PackPanels};
 use super::{blocks_of, grid, row_blocks, whole_b_fits, SharedResult};
-use super::{pack_a, pack_b_panel, wide_tile_fitted, TileShape};
+use super::{pack_a, pack_b_panels, wide_tile_fitted, TileShape};
 use crate::base::interrupt::Stop;
 use crate::device::cpu::linalg::{Float, Panels};
 use ndarray::{s, ArrayView2};
@@ -199,8 +199,8 @@ fn streamed_in_parts<T: Float, const MR: usize, const NR: usize>(
             let chunk_b = b.slice(s![.., chunk.start * NR..n.min(chunk.end * NR)]);
             for part in blocks_of(0..k, part_depth) {
                 let part_b = chunk_b.slice(s![part.clone(), ..]);
-                let pack: &PackPanel<T, NR> = &|depths, index, panel| {
-                    pack_b_panel(part_b.slice(s![depths, ..]), index, panel)
+                let pack: &PackPanels<T, NR> = &|depths, indices, panels| {
+                    pack_b_panels(part_b.slice(s![depths, ..]), indices, panels)
                 };
                 let panels = OnDemand::new(b_buffer, part.len(), depth_block, chunk.len(), pack);
                 row_blocks.par_iter().for_each(|rows| {
