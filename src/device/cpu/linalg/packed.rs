@@ -582,11 +582,12 @@ fn pack_b_panels<T: Float, const NR: usize>(
 ) {
     let (depth, cols) = b_block.dim();
     for (step, b_row) in b_block.rows().into_iter().enumerate() {
+        let contiguous = b_row.as_slice();
         for (index, panel) in indices.clone().zip(panels.chunks_exact_mut(depth)) {
             let col0 = index * NR;
             let width = NR.min(cols - col0);
             let slot = &mut panel[step];
-            match b_row.as_slice() {
+            match contiguous {
                 // A fixed-size copy compiles to two vector moves, not a call to memmove.
                 Some(row) if width == NR => slot.copy_from_slice(&row[col0..col0 + NR]),
                 _ => {

@@ -32,11 +32,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 const TASKS_A_THREAD: usize = 16;
 
 /// `c = a · b` in tasks of `task_panels` tiles of `c`, each taking its tiles through every slab
-/// of `depth_block` (`grid_slab_depth`'s) in order (the first sets them, the others add), with the panels of `a` and
-/// `b` they need packed on demand; in a slab, its columns a block of `streamed`'s at a time, and
-/// for each its A panels in turn, each along the block's B panels. Operands whose packed panels
-/// would take more than a quarter of the last-level cache go through the grid a part of their
-/// depth at a time (`part_depth`), so that the panels that tasks share stay in that cache.
+/// of `depth_block` (`grid_slab_depth`'s) in order (the first sets them, the others add), with
+/// the panels of `a` and `b` they need packed on demand; in a slab, its columns a block of
+/// `streamed`'s at a time, and for each its A panels in turn, each along the block's B panels.
+/// Operands whose packed panels would take more than a quarter of the last-level cache go
+/// through the grid a part of their depth at a time (`part_depth`), so that the panels that
+/// tasks share stay in that cache.
 pub(super) fn grid<T: Float, const MR: usize, const NR: usize>(
     a: ArrayView2<T>,
     b: ArrayView2<T>,
@@ -262,10 +263,11 @@ pub(super) const FROM_PANELS_A_THREAD: usize = 5;
 
 /// The depth of the grid's slabs (`grid_depth`) when a product on `threads` threads takes the
 /// grid, else `None`: it does with wide tiles, on 8 threads or more, with 5 row panels a thread
-/// or more, and with a slab of `a`'s and `b`'s panels in a quarter of the last-level cache. On the 16-core host (the median of 180 products, 30 at
-/// 2000², three runs) the grid of tasks of 4 × 4 tiles took 0.84–1.03× the time of row blocks
-/// at 700², 1000² and 2000², f32 and f64 (median 0.95), but 0.99–1.17× at 500² (4 panels a
-/// thread); on 2 cores it measured level with row blocks, so fewer than 8 threads keep them.
+/// or more, and with a slab of `a`'s and `b`'s panels in a quarter of the last-level cache. On
+/// the 16-core host (the median of 180 products, 30 at 2000², three runs) the grid of tasks of
+/// 4 × 4 tiles took 0.84–1.03× the time of row blocks at 700², 1000² and 2000², f32 and f64
+/// (median 0.95), but 0.99–1.17× at 500² (4 panels a thread); on 2 cores it measured level with
+/// row blocks, so fewer than 8 threads keep them.
 pub(super) fn grid_slab_depth<T: Float, const MR: usize, const NR: usize>(
     m: usize,
     n: usize,
@@ -275,7 +277,10 @@ pub(super) fn grid_slab_depth<T: Float, const MR: usize, const NR: usize>(
     let suits = wide_tiles::<T, MR, NR>()
         && threads >= FROM_THREADS
         && m.div_ceil(MR) >= FROM_PANELS_A_THREAD * threads;
-    suits.then(|| grid_depth::<T, MR, NR>(m, n, depth_block))?
+    if !suits {
+        return None;
+    }
+    grid_depth::<T, MR, NR>(m, n, depth_block)
 }
 
 #[cfg(test)]

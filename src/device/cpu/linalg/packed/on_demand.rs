@@ -79,7 +79,7 @@ impl<'a, T: Float, const N: usize> OnDemand<'a, T, N> {
     /// no thread has taken are packed here, in runs of up to `RUN_PANELS` (`pack_run`), then the
     /// others are waited for.
     pub(super) fn ready(&self, depth0: usize, wanted: Range<usize>) -> *const T {
-        let states = &self.states[depth0 / self.depth_block * self.panels..][..self.panels];
+        let states = self.slab_states(depth0);
         let mut run: Option<usize> = None;
         for index in wanted.clone() {
             if let Some(first) = run.filter(|&first| index - first == RUN_PANELS) {
@@ -115,11 +115,15 @@ impl<'a, T: Float, const N: usize> OnDemand<'a, T, N> {
         self.slots.wrapping_add(depth0 * self.panels).cast()
     }
 
+    /// The states of the panels of the slab at `depth0`.
+    fn slab_states(&self, depth0: usize) -> &[AtomicU8] {
+        &self.states[depth0 / self.depth_block * self.panels..][..self.panels]
+    }
+
     /// Packs the panels `run` of the slab at `depth0`, which this thread has claimed, together.
     fn pack_run(&self, depth0: usize, run: Range<usize>) {
         let depths = depth0..self.depth.min(depth0 + self.depth_block);
-        let states = &self.states[depth0 / self.depth_block * self.panels..][run.clone()];
-        let _packed = MarkPacked(states);
+        let _packed = MarkPacked(&self.slab_states(depth0)[run.clone()]);
         // SAFETY: this thread alone claimed the panels, whose slots lie inside the buffer one
         // after another, and no thread reads them before they are marked packed.
         let panels = unsafe {
