@@ -588,7 +588,8 @@ fn pack_b_panels<T: Float, const NR: usize>(
             let width = NR.min(cols - col0);
             let slot = &mut panel[step];
             match contiguous {
-                // A fixed-size copy compiles to two vector moves, not a call to memmove.
+                // A call to memmove for a wide tile's 192 bytes: inline AVX2 moves were no faster
+                // (memory, not instructions, bounds the packing).
                 Some(row) if width == NR => slot.copy_from_slice(&row[col0..col0 + NR]),
                 _ => {
                     let values = b_row.slice(s![col0..col0 + width]);
