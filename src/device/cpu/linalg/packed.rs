@@ -495,11 +495,23 @@ fn pack_a<'a, T: Float, const MR: usize>(
     buffer: &'a mut Vec<T>,
 ) -> &'a [[T; MR]] {
     let (rows, depth) = a_block.dim();
-    let panels = panel_slots(buffer, rows.div_ceil(MR) * depth);
-    for (index, panel) in panels.chunks_exact_mut(depth).enumerate() {
+    let count = rows.div_ceil(MR);
+    let panels = panel_slots(buffer, count * depth);
+    pack_a_panels(a_block, 0..count, panels);
+    panels
+}
+
+/// Packs the panels `indices` of `a_block` (panel `i` its rows `i·MR ..`) into `panels`, one
+/// after another.
+fn pack_a_panels<T: Float, const MR: usize>(
+    a_block: ArrayView2<T>,
+    indices: std::ops::Range<usize>,
+    panels: &mut [[T; MR]],
+) {
+    let depth = a_block.ncols();
+    for (index, panel) in indices.zip(panels.chunks_exact_mut(depth)) {
         pack_a_panel(a_block, index, panel);
     }
-    panels
 }
 
 /// Packs panel `index` of `a_block` (its rows `index·MR ..`) into `panel`.

@@ -13,7 +13,7 @@
 use super::on_demand::{OnDemand, PackPanels};
 use super::streamed::block_bytes;
 use super::{
-    blocks_of, pack_a_panel, pack_b_panels, quarter_of_cache_bytes, wide_tile_fitted, wide_tiles,
+    blocks_of, pack_a_panels, pack_b_panels, quarter_of_cache_bytes, wide_tile_fitted, wide_tiles,
     SharedResult, TileShape,
 };
 use crate::base::interrupt::Stop;
@@ -132,12 +132,8 @@ fn grid_in_tasks<T: Float, const MR: usize, const NR: usize>(
     let (row_panels, col_panels) = (m.div_ceil(MR), n.div_ceil(NR));
     T::with_panel_buffer(Panels::B, |b_buffer| {
         T::with_panel_buffer(Panels::A, |a_buffer| {
-            let pack_a: &PackPanels<T, MR> = &|depths, indices, panels| {
-                let a = a.slice(s![.., depths.clone()]);
-                for (index, panel) in indices.zip(panels.chunks_exact_mut(depths.len())) {
-                    pack_a_panel(a, index, panel);
-                }
-            };
+            let pack_a: &PackPanels<T, MR> =
+                &|depths, indices, panels| pack_a_panels(a.slice(s![.., depths]), indices, panels);
             let pack_b: &PackPanels<T, NR> =
                 &|depths, indices, panels| pack_b_panels(b.slice(s![depths, ..]), indices, panels);
             let a_panels = OnDemand::new(a_buffer, k, depth_block, row_panels, pack_a);
