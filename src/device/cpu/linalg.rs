@@ -104,11 +104,11 @@ impl Float for f32 {
 
 impl LinalgElement for f64 {
     fn product(a: ArrayView2<'_, f64>, b: ArrayView2<'_, f64>) -> Result<Array2<f64>, String> {
-        // Tiles of 8 × three 512-bit registers with AVX-512 (`GRID_DEPTH` for the grid;
+        // Tiles of 12 × two 512-bit registers with AVX-512 (`GRID_DEPTH` for the grid;
         // `streamed` picks its own), else 6 × two 256-bit ones, whose B panel (16 KiB at depth
         // 256) and streaming A panel fit together in a 32 KiB L1.
         if packed::wide_vectors() {
-            float_product::<f64, { packed::WIDE_MR }, 24>(a, b, packed::GRID_DEPTH)
+            float_product::<f64, { packed::WIDE_MR }, 16>(a, b, packed::GRID_DEPTH)
         } else {
             float_product::<f64, 6, 8>(a, b, 256)
         }
@@ -124,7 +124,7 @@ impl LinalgElement for f64 {
 impl LinalgElement for f32 {
     fn product(a: ArrayView2<'_, f32>, b: ArrayView2<'_, f32>) -> Result<Array2<f32>, String> {
         if packed::wide_vectors() {
-            float_product::<f32, { packed::WIDE_MR }, 48>(a, b, packed::GRID_DEPTH)
+            float_product::<f32, { packed::WIDE_MR }, 32>(a, b, packed::GRID_DEPTH)
         } else {
             float_product::<f32, 6, 16>(a, b, 256)
         }

@@ -52,13 +52,14 @@ const A_BLOCK_PANELS: usize = 12;
 /// took 1.12× the time of a slab at a time at 2000² f64 and 1.09× f32.
 const WHOLE_B_FROM_THREADS: usize = 8;
 
-/// The tile on cpus with AVX-512: 8 rows × 3 512-bit registers of
-/// accumulators use 24 of the 32 vector registers, and each step's 8
-/// broadcasts and 3 loads feed 24 multiply-adds. (12 × 2 ran at 90% of this
-/// speed, 14 × 2 and 6 × 4 at 92–95%, measured alone on the panels on an AMD
-/// cpu; in `streamed` on an Intel one, 12 × 2 took 1.0–1.07× the time.)
-pub(super) const WIDE_MR: usize = 8;
-const WIDE_VECTORS: usize = 3;
+/// The tile on cpus with AVX-512: 12 rows × 2 512-bit registers, the rows in pairs
+/// (`wide_tile`): 24 accumulators of the 32 vector registers, and each step's 6 broadcasts
+/// and 4 loads feed 24 multiply-adds. On one thread of the 16-core host it took 0.75–0.99×
+/// the time of 8 rows × 3 registers at 2000² and 3000² f64 (four comparisons on one noisy
+/// start), level on 16 threads; on a 2-core Intel Xeon 0.96–1.04× (`bench/RESULTS.md`). (8 × 3
+/// had measured ahead of 14 × 2, 6 × 4 and a plain 12 × 2 without pairs.)
+pub(super) const WIDE_MR: usize = 12;
+const WIDE_VECTORS: usize = 2;
 
 /// How many steps ahead a tile asks for the B panel it streams (`streamed`).
 const B_AHEAD_STEPS: usize = 8;
@@ -70,7 +71,8 @@ const B_AHEAD_STEPS: usize = 8;
 const UNROLLED_STEPS: usize = 4;
 
 /// The depth of the grid's slabs with wide tiles (half of it where a slab would not fit a
-/// quarter of the last-level cache): A panels of 24 KiB (f64) in L1 with the B panels they meet.
+/// quarter of the last-level cache): A panels of 36 KiB (f64) in L1 with the B panels they meet
+/// (24 KiB with the 8-row tiles it was measured with).
 /// On three starts of the 16-core host (8 and 16 threads, 700² to 3000², 22 products of 5–7
 /// rounds), 384 took 0.92–1.06× the time of 192 (median 0.97), the most at 1000² and below.
 pub(super) const GRID_DEPTH: usize = 384;
@@ -701,13 +703,13 @@ pub(super) mod tests {
         let pool = seven_threads();
         let stop = Stop::current();
         let mut c = vec![MaybeUninit::<f64>::uninit(); m * n];
-        pool.install(|| grid::grid::<f64, WIDE_MR, 24>(a.view(), b.view(), &mut c, 192, &stop));
+        pool.install(|| grid::grid::<f64, WIDE_MR, 16>(a.view(), b.view(), &mut c, 192, &stop));
         // SAFETY: `grid` writes every element when not interrupted, and nothing interrupts it.
         let got: Vec<f64> = c.into_iter().map(|v| unsafe { v.assume_init() }).collect();
         assert_eq!(Array2::from_shape_vec((m, n), got).unwrap(), want);
         let (a, b) = (a.mapv(|v| v as f32), b.mapv(|v| v as f32));
         let mut c = vec![MaybeUninit::<f32>::uninit(); m * n];
-        pool.install(|| grid::grid::<f32, WIDE_MR, 48>(a.view(), b.view(), &mut c, 192, &stop));
+        pool.install(|| grid::grid::<f32, WIDE_MR, 32>(a.view(), b.view(), &mut c, 192, &stop));
         // SAFETY: as above.
         let got: Vec<f32> = c.into_iter().map(|v| unsafe { v.assume_init() }).collect();
         assert_eq!(
@@ -720,7 +722,7 @@ pub(super) mod tests {
     #[test]
     fn the_grid_is_for_products_of_many_panels_a_thread_on_many_threads() {
         let suits =
-            |m, threads| grid::grid_slab_depth::<f32, WIDE_MR, 48>(m, 600, 192, threads).is_some();
+            |m, threads| grid::grid_slab_depth::<f32, WIDE_MR, 32>(m, 600, 192, threads).is_some();
         // 8 threads: from 40 row panels of 8.
         assert!(suits(600, 8));
         assert!(suits(1100, 8));

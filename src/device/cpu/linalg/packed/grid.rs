@@ -253,12 +253,18 @@ fn task_panels(m: usize, n: usize, mr: usize, nr: usize, threads: usize) -> (usi
     )
 }
 
-/// The thread counts and row panels a thread of the grid's products (`grid_slab_depth`).
+/// The thread counts and rows a thread of the grid's products (`grid_slab_depth`): 5 panels of
+/// the 8-row tiles they were measured with.
 pub(super) const FROM_THREADS: usize = 8;
-pub(super) const FROM_PANELS_A_THREAD: usize = 5;
+pub(super) const FROM_ROWS_A_THREAD: usize = 40;
+
+/// Whether `m` rows in panels of `mr` give each of `threads` threads the grid's rows or more.
+pub(super) fn rows_for_grid(m: usize, mr: usize, threads: usize) -> bool {
+    m.div_ceil(mr) * mr >= FROM_ROWS_A_THREAD * threads
+}
 
 /// The depth of the grid's slabs (`grid_depth`) when a product on `threads` threads takes the
-/// grid, else `None`: it does with wide tiles, on 8 threads or more, with 5 row panels a thread
+/// grid, else `None`: it does with wide tiles, on 8 threads or more, with 40 rows a thread
 /// or more, and with a slab of `a`'s and `b`'s panels in a quarter of the last-level cache. On
 /// the 16-core host (the median of 180 products, 30 at 2000², three runs) the grid of tasks of
 /// 4 × 4 tiles took 0.84–1.03× the time of row blocks at 700², 1000² and 2000², f32 and f64
@@ -270,9 +276,8 @@ pub(super) fn grid_slab_depth<T: Float, const MR: usize, const NR: usize>(
     depth_block: usize,
     threads: usize,
 ) -> Option<usize> {
-    let suits = wide_tiles::<T, MR, NR>()
-        && threads >= FROM_THREADS
-        && m.div_ceil(MR) >= FROM_PANELS_A_THREAD * threads;
+    let suits =
+        wide_tiles::<T, MR, NR>() && threads >= FROM_THREADS && rows_for_grid(m, MR, threads);
     if !suits {
         return None;
     }
@@ -322,9 +327,9 @@ mod tests {
             block_panels,
         };
         for part_depth in [192, 384, k] {
-            let got = product::<f64, 24>(&a, &b, &tasks(3, 5, 3), part_depth);
+            let got = product::<f64, 16>(&a, &b, &tasks(3, 5, 3), part_depth);
             assert_eq!(got, want, "parts of {part_depth}");
-            let got = product::<f32, 48>(&a32, &b32, &tasks(2, 3, 2), part_depth);
+            let got = product::<f32, 32>(&a32, &b32, &tasks(2, 3, 2), part_depth);
             assert_eq!(got, want.mapv(|v| v as f32), "parts of {part_depth}");
         }
     }
@@ -347,7 +352,7 @@ mod tests {
         };
         let mut c = vec![MaybeUninit::new(f64::NAN); 203 * 390];
         seven_threads().install(|| {
-            grid_in_parts::<f64, WIDE_MR, 24>(a.view(), b.view(), &mut c, 192, &stop, &tasks, 192)
+            grid_in_parts::<f64, WIDE_MR, 16>(a.view(), b.view(), &mut c, 192, &stop, &tasks, 192)
         });
         // SAFETY: every element was initialized (NaN) above.
         assert!(c.iter().all(|v| unsafe { v.assume_init() }.is_nan()));
@@ -408,7 +413,7 @@ mod tests {
     #[test]
     fn slabs_are_as_deep_as_the_cache_allows() {
         let depth = GRID_DEPTH;
-        let depth_for = |n| grid_depth::<f64, 8, 24>(n, n, depth);
+        let depth_for = |n| grid_depth::<f64, WIDE_MR, 16>(n, n, depth);
         assert_eq!(depth_for(1000), Some(depth));
         let quarter = quarter_of_cache_bytes();
         // The largest square operands whose slab of `depth` fits, and the next ones.
@@ -421,7 +426,10 @@ mod tests {
     /// Parts of the depth are whole slabs, at least one however large the operands.
     #[test]
     fn parts_are_whole_slabs() {
-        assert_eq!(part_depth::<f64, 8, 24>(10_000_000, 10_000_000, 192), 192);
-        assert_eq!(part_depth::<f32, 8, 48>(1000, 1000, 192) % 192, 0);
+        assert_eq!(
+            part_depth::<f64, WIDE_MR, 16>(10_000_000, 10_000_000, 192),
+            192
+        );
+        assert_eq!(part_depth::<f32, WIDE_MR, 32>(1000, 1000, 192) % 192, 0);
     }
 }

@@ -20,11 +20,12 @@ use rayon::prelude::*;
 use std::mem::MaybeUninit;
 use std::ops::Range;
 
-/// The most an A panel takes, in L1: it sets the deepest slab, 256 (f64) or 512 (f32) for panels
-/// of 8 rows. Slabs share the depth evenly (500 f64 rows of `b` are two slabs of 250, not 256
-/// and 244). f32 slabs of 512 instead of 384 (12 KiB panels): on one thread of the 16-core host at
-/// 10000², 0.742× NumPy's time against 0.839× (3 rounds); on the 2-core Xeon, 500²–10000² on one
-/// and two threads 0.88–1.00× against 0.88–1.16× (3 rounds; 2 at 10000²).
+/// The most an A panel takes, in L1: it sets the deepest slab, 170 (f64) or 341 (f32) for panels
+/// of 12 rows. Slabs share the depth evenly (500 f64 rows of `b` are two slabs of 250, not 256
+/// and 244). With panels of 8 rows, f32 slabs of 512 instead of 384 (12 KiB panels): on one thread of the
+/// 16-core host at 10000², 0.742× NumPy's time against 0.839× (3 rounds); on the 2-core Xeon,
+/// 500²–10000² on one and two threads 0.88–1.00× against 0.88–1.16× (3 rounds; 2 at 10000²).
+/// With 12 rows, 24 KiB panels were level with 16 KiB here and on the host.
 const MOST_A_PANEL_BYTES: usize = 16 << 10;
 
 /// A core's L2, or 2 MiB where Linux does not say.
@@ -74,7 +75,7 @@ pub(super) fn streamed<T: Float, const MR: usize, const NR: usize>(
 /// 1.07–1.10× the time of packing.
 fn reads_b_in_place<T, const MR: usize>(m: usize, b: ArrayView2<T>, threads: usize) -> bool {
     let rows_contiguous = b.strides()[1] == 1 && b.strides()[0] >= b.ncols() as isize;
-    let below_the_grid = m.div_ceil(MR) < grid::FROM_PANELS_A_THREAD * threads;
+    let below_the_grid = !grid::rows_for_grid(m, MR, threads);
     threads >= grid::FROM_THREADS && below_the_grid && rows_contiguous
 }
 
@@ -341,9 +342,9 @@ mod tests {
         for threads in [1, 7] {
             for read in [BRead::Whole, BRead::Chunks, BRead::InPlace] {
                 for one_panel_blocks in [false, true] {
-                    let got = product::<f64, 24>(&a, &b, threads, read, one_panel_blocks);
+                    let got = product::<f64, 16>(&a, &b, threads, read, one_panel_blocks);
                     assert_eq!(got, want, "{read:?} on {threads} threads");
-                    let got = product::<f32, 48>(&a32, &b32, threads, read, one_panel_blocks);
+                    let got = product::<f32, 32>(&a32, &b32, threads, read, one_panel_blocks);
                     assert_eq!(
                         got,
                         want.mapv(|v| v as f32),
