@@ -553,10 +553,12 @@ fn pack_a_panel<T: Float, const MR: usize>(
 /// spans two lines. They keep what the last product left there, so the packers
 /// write every value, padding included: padded lanes are multiplied and then
 /// dropped, and zeros there (not stale values, perhaps subnormal) cost nothing.
-/// A buffer that must grow is made anew, asking for huge pages as arrays do.
+/// A buffer that must grow is made anew, asking for huge pages as arrays do. The buffer
+/// holds a value past the last slot: the wide tile loads a B panel's odd columns from one
+/// value on.
 fn panel_slots<T: Float, const N: usize>(buffer: &mut Vec<T>, count: usize) -> &mut [[T; N]] {
     let most_skipped = CACHE_LINE / std::mem::size_of::<T>();
-    let needed = count * N + most_skipped;
+    let needed = count * N + most_skipped + 1;
     if buffer.len() < needed {
         if buffer.capacity() < needed {
             *buffer = host::vec_with_capacity(needed);

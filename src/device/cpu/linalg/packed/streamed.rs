@@ -21,11 +21,11 @@ use std::mem::MaybeUninit;
 use std::ops::Range;
 
 /// The most an A panel takes, in L1: it sets the deepest slab, 170 (f64) or 341 (f32) for panels
-/// of 12 rows. Slabs share the depth evenly (500 f64 rows of `b` are two slabs of 250, not 256
-/// and 244). With panels of 8 rows, f32 slabs of 512 instead of 384 (12 KiB panels): on one thread of the
-/// 16-core host at 10000², 0.742× NumPy's time against 0.839× (3 rounds); on the 2-core Xeon,
-/// 500²–10000² on one and two threads 0.88–1.00× against 0.88–1.16× (3 rounds; 2 at 10000²).
-/// With 12 rows, 24 KiB panels were level with 16 KiB here and on the host.
+/// of 12 rows. Slabs share the depth evenly (500 f64 rows of `b` are three slabs of 167, not 170,
+/// 170 and 160). With panels of 8 rows, f32 slabs of 512 instead of 384 (12 KiB panels) had taken
+/// 0.742× NumPy's time against 0.839× on one thread of the 16-core host at 10000² (3 rounds), and
+/// 0.88–1.00× against 0.88–1.16× on the 2-core Xeon, 500²–10000² on one and two threads. With 12
+/// rows, panels of 24 KiB were no better than 16 KiB, there or here (`bench/RESULTS.md`).
 const MOST_A_PANEL_BYTES: usize = 16 << 10;
 
 /// A core's L2, or 2 MiB where Linux does not say.

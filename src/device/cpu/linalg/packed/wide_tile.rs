@@ -50,8 +50,8 @@ pub trait WideTile: Sized {
     ///
     /// # Safety
     /// The cpu has AVX-512F; `a` holds `depth · WIDE_MR` values, `b` holds `depth` rows of
-    /// `WIDE_VECTORS` registers and, packed, one value more (the panel buffers keep a spare cache
-    /// line: the odd columns of a register are loaded from one value on) or, with `B_IN_PLACE`,
+    /// `WIDE_VECTORS` registers and, packed, one value more (`panel_slots` keeps it: the odd
+    /// columns of a register are loaded from one value on) or, with `B_IN_PLACE`,
     /// `depth` rows of `tile.cols` values `b_stride` apart; `c` holds `tile.rows` rows of
     /// `tile.cols` values at stride `tile.ldc` (initialized unless `tile.first`), and
     /// `tile.cols` fits in `VECTORS` registers.
