@@ -725,10 +725,13 @@ pub(super) mod tests {
     fn the_grid_is_for_products_of_many_panels_a_thread_on_many_threads() {
         let suits =
             |m, threads| grid::grid_slab_depth::<f32, WIDE_MR, 32>(m, 600, 192, threads).is_some();
-        // 8 threads: from 40 row panels of 8.
+        // 8 threads: from 320 rows (40 a thread).
         assert!(suits(600, 8));
         assert!(suits(1100, 8));
-        assert!(!suits(300, 8), "4 panels a thread keep row blocks");
+        assert!(
+            !suits(300, 8),
+            "fewer than 40 rows a thread keep row blocks"
+        );
         assert!(!suits(600, 2), "few threads keep row blocks");
         assert!(
             !suits(100_000_000, 8),
