@@ -217,8 +217,8 @@ fn f32_index(lane: impl Fn(usize) -> usize) -> std::arch::x86_64::__m512i {
 
 /// A register of `at`'s 16 values with the even ones doubled (or, with `ODD`, the odd ones), in
 /// one instruction that loads: the compiler would load once and shuffle twice, and shuffles take
-/// the port of half the multiply-adds (2000² f32 on one thread took 1.07× the time of 8 × 3 tiles
-/// that way, 1.00× this way).
+/// the port of half the multiply-adds (2000² f32 on one thread took 1.08–1.10× the time of 8 × 3
+/// tiles that way, 0.99× this way).
 ///
 /// # Safety
 /// The cpu has AVX-512F; `at` holds 16 values.
