@@ -67,14 +67,14 @@ pub trait WideTile: Sized {
 }
 
 /// `$even(at)` and `$odd(at)` load a register of packed `b` with its even or odd columns
-/// doubled; `$even_of(values)` and `$odd_in_place(at, mask, values)` do it from `values`, the
-/// register's columns of `b` in place (masked to the tile's, loaded from `at`); `$pair(at)`
+/// doubled; `$even_of(values)` and `$odd_of(values)` do it from `values`, the register's
+/// columns of `b` in place (masked to the tile's); `$pair(at)`
 /// broadcasts a pair of rows' values of `a`; `$index` makes a `$permutex2var` index.
 #[cfg(target_arch = "x86_64")]
 macro_rules! wide_tile_kernel {
     ($t:ty, $lanes:literal, $zero:ident, $load:ident, $store:ident, $maskz_load:ident,
      $mask_store:ident, $add:ident, $fmadd:ident, $permutex2var:ident, $index:ident,
-     $even:expr, $odd:expr, $even_of:expr, $odd_in_place:expr, $pair:expr) => {
+     $even:expr, $odd:expr, $even_of:expr, $odd_of:expr, $pair:expr) => {
         impl WideTile for $t {
             #[target_feature(enable = "avx512f")]
             unsafe fn wide_tile<
@@ -121,7 +121,7 @@ macro_rules! wide_tile_kernel {
                         let at = b_row.add(v * $lanes);
                         if B_IN_PLACE {
                             let values = $maskz_load(masks[v], at);
-                            [$even_of(values), $odd_in_place(at, masks[v], values)]
+                            [$even_of(values), $odd_of(values)]
                         } else {
                             [$even(at), $odd(at)]
                         }
@@ -256,8 +256,7 @@ wide_tile_kernel!(
     |at: *const f64| _mm512_movedup_pd(_mm512_loadu_pd(at)),
     |at: *const f64| _mm512_movedup_pd(_mm512_loadu_pd(at.add(1))),
     |values| _mm512_movedup_pd(values),
-    // The lane past the tile's columns is not read.
-    |at: *const f64, mask: u8, _| _mm512_movedup_pd(_mm512_maskz_loadu_pd(mask >> 1, at.add(1))),
+    |values| _mm512_permute_pd::<0xFF>(values),
     |at: *const f64| _mm512_castps_pd(_mm512_broadcast_f32x4(_mm_loadu_ps(at.cast())))
 );
 #[cfg(target_arch = "x86_64")]
@@ -276,7 +275,7 @@ wide_tile_kernel!(
     |at: *const f32| duplicated_f32::<false>(at),
     |at: *const f32| duplicated_f32::<true>(at),
     |values| _mm512_moveldup_ps(values),
-    |_, _, values| _mm512_movehdup_ps(values),
+    |values| _mm512_movehdup_ps(values),
     |at: *const f32| _mm512_castpd_ps(_mm512_set1_pd(std::ptr::read_unaligned(at.cast::<f64>())))
 );
 
