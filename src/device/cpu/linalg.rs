@@ -55,7 +55,7 @@ pub trait LinalgElement: Element + LinalgScalar {
 }
 
 /// A floating-point element type: `f64` or `f32`.
-pub trait Float: LinalgElement + WideTile {
+pub trait Float: LinalgElement + WideTile + InterleaveRows {
     /// `self · a + b` with one rounding.
     fn mul_add(self, a: Self, b: Self) -> Self;
 
@@ -282,7 +282,7 @@ fn float_product<T: Float, const MR: usize, const NR: usize>(
 }
 
 mod packed;
-pub use packed::WideTile;
+pub use packed::{InterleaveRows, WideTile};
 
 /// `out = a · b` through `gemm`, reading both operands in place through their strides.
 fn gemm_into<T: Float>(a: ArrayView2<T>, b: ArrayView2<T>, out: &mut Array2<T>) {

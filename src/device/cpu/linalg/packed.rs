@@ -22,6 +22,7 @@
 use super::{Float, Panels, PARALLEL_GEMM_MIN_WORK};
 #[cfg(target_arch = "x86_64")]
 mod grid;
+mod interleave;
 #[cfg(target_arch = "x86_64")]
 mod on_demand;
 #[cfg(target_arch = "x86_64")]
@@ -30,6 +31,7 @@ mod wide_tile;
 use crate::base::interrupt::Stop;
 use crate::device::cpu::threads;
 use crate::device::host;
+pub use interleave::InterleaveRows;
 use ndarray::{s, ArrayView2};
 use rayon::prelude::*;
 use std::mem::MaybeUninit;
@@ -530,11 +532,7 @@ fn pack_a_panel<T: Float, const MR: usize>(
             .flatten()
     });
     if rows.iter().all(Option::is_some) {
-        // MR contiguous rows: each slot is written once, in order.
-        let rows = rows.map(Option::unwrap_or_default);
-        for (p, slot) in panel.iter_mut().enumerate() {
-            *slot = std::array::from_fn(|lane| rows[lane][p]);
-        }
+        T::interleave_rows(&rows.map(Option::unwrap_or_default), panel);
         return;
     }
     for (lane, a_row) in a_rows.rows().into_iter().enumerate() {
