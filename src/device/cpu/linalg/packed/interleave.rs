@@ -3,18 +3,21 @@
 //! Value by value, each step gathers one value from each of the panel's rows. With SSE, a block
 //! of four rows × four steps (f32; two × two for f64) is loaded as a register a row, transposed
 //! in shuffles and stored as a register a step, as OpenBLAS's packing routines do: a quarter of
-//! the loads and stores (f32; half for f64). On a 2-core Intel Xeon, 12-row f32 panels of 340 steps from a 2000²
-//! array took 0.18–0.19 ns a value against 0.31–0.34 value by value; in a one-thread 2000² f32
-//! product, the packing of `a` went from 2.4% of the profile's samples to 1.5% (the rest of it
-//! waits for `a` to arrive from memory).
+//! the loads and stores (f32; half for f64). On a 2-core Intel Xeon, 12-row f32 panels of 340
+//! steps from a 2000² array took 0.18–0.19 ns a value against 0.31–0.34 value by value; in a
+//! one-thread 2000² f32 product, the packing of `a` went from 2.4% of the profile's samples to
+//! 1.5% (the rest of it waits for `a` to arrive from memory).
 
-/// An element type whose A panels pack in vector blocks where the cpu has them.
+/// An element type whose A panels pack in vector blocks where the cpu has them, and value by
+/// value (the default) elsewhere.
 pub trait InterleaveRows: Copy {
     /// `panel[p][lane] = rows[lane][p]` for every step `p < panel.len()`.
     ///
     /// # Panics
     /// When a row is shorter than the panel.
-    fn interleave_rows<const MR: usize>(rows: &[&[Self]; MR], panel: &mut [[Self; MR]]);
+    fn interleave_rows<const MR: usize>(rows: &[&[Self]; MR], panel: &mut [[Self; MR]]) {
+        interleave_values(rows, panel, 0..panel.len(), 0..MR);
+    }
 }
 
 /// The steps `steps` of the lanes `lanes`, value by value.
@@ -95,19 +98,10 @@ impl InterleaveRows for f64 {
     }
 }
 
-/// Other cpus pack value by value.
 #[cfg(not(target_arch = "x86_64"))]
-macro_rules! interleave_by_values {
-    ($($t:ty),*) => {$(
-        impl InterleaveRows for $t {
-            fn interleave_rows<const MR: usize>(rows: &[&[$t]; MR], panel: &mut [[$t; MR]]) {
-                interleave_values(rows, panel, 0..panel.len(), 0..MR);
-            }
-        }
-    )*};
-}
+impl InterleaveRows for f32 {}
 #[cfg(not(target_arch = "x86_64"))]
-interleave_by_values!(f32, f64);
+impl InterleaveRows for f64 {}
 
 #[cfg(test)]
 mod tests {
