@@ -8,10 +8,13 @@ threads (arrsh's --threads, the BLAS thread variables for NumPy, as run.py sets 
 after one untimed product; REPS 0 times one product with none before it (the first product
 then pays for fresh memory, as a user's first one does).
 
-Each round runs a NumPy process, then one arrsh process per variant, so that a machine whose
-speed drifts (a shared host, a turbo that comes and goes) drifts for all of them alike. Each
-process prints the median of its repetitions; the report gives, per case, the median over
-rounds and each variant's ratio to NumPy's (below 1: arrsh is faster). NumPy's processes run
+Each round runs a NumPy process and one arrsh process per variant, so that a machine whose
+speed drifts (a shared host, a turbo that comes and goes) drifts for all of them alike; the
+order turns by one each round, so that none is always first after the previous case or
+round. Each process prints the median of its repetitions; the report gives, per case, the
+median over rounds, each variant's ratio to NumPy's (below 1: arrsh is faster), and the
+median of the rounds' own ratios (`paired`: each variant against the NumPy process of its
+round, which follows a host whose speed changes from one round to the next more closely). NumPy's processes run
 without OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE, as run.py's do.
 
 A variant is LABEL or LABEL:KEY=VALUE,KEY=VALUE: environment settings for arrsh's process,
@@ -131,16 +134,23 @@ def main():
     variants = [Variant.parse(v, args.arrsh) for v in args.variant or ["arrsh"]]
     print(machine_line(), flush=True)
     for case in args.cases:
-        times = {"numpy": [], **{v.label: [] for v in variants}}
-        for _ in range(args.rounds):
-            times["numpy"].append(time_numpy(case))
-            for variant in variants:
-                times[variant.label].append(time_arrsh(case, variant))
+        runs = [("numpy", lambda: time_numpy(case))] + [
+            (v.label, lambda v=v: time_arrsh(case, v)) for v in variants
+        ]
+        times = {label: [] for label, _ in runs}
+        for r in range(args.rounds):
+            turn = r % len(runs)
+            for label, run in runs[turn:] + runs[:turn]:
+                times[label].append(run())
         numpy = statistics.median(times["numpy"])
         line = f"{case.n}² {case.dtype}, {case.threads} thread(s): NumPy {numpy * 1e3:.2f} ms"
         for variant in variants:
             median = statistics.median(times[variant.label])
-            line += f" | {variant.label} {median * 1e3:.2f} ms ({median / numpy:.3f})"
+            paired = statistics.median(
+                t / n for t, n in zip(times[variant.label], times["numpy"])
+            )
+            ratios = f"{median / numpy:.3f}, paired {paired:.3f}"
+            line += f" | {variant.label} {median * 1e3:.2f} ms ({ratios})"
         print(line, flush=True)
 
 
