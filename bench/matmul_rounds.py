@@ -14,8 +14,8 @@ order turns by one each round, so that none is always first after the previous c
 round. Each process prints the median of its repetitions; the report gives, per case, the
 median over rounds, each variant's ratio to NumPy's (below 1: arrsh is faster), and the
 median of the rounds' own ratios (`paired`: each variant against the NumPy process of its
-round, which follows a host whose speed changes from one round to the next more closely). NumPy's processes run
-without OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE, as run.py's do.
+round, which follows a host whose speed changes from one round to the next more closely).
+NumPy's processes run without OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE, as run.py's do.
 
 A variant is LABEL or LABEL:KEY=VALUE,KEY=VALUE: environment settings for arrsh's process,
 where the key `bin` names another arrsh binary instead. Without --variant, one variant,
@@ -134,21 +134,19 @@ def main():
     variants = [Variant.parse(v, args.arrsh) for v in args.variant or ["arrsh"]]
     print(machine_line(), flush=True)
     for case in args.cases:
-        runs = [("numpy", lambda: time_numpy(case))] + [
-            (v.label, lambda v=v: time_arrsh(case, v)) for v in variants
-        ]
-        times = {label: [] for label, _ in runs}
+        # NumPy's process first, then each variant's; `times[i]` holds process i's rounds.
+        runs = [lambda: time_numpy(case)] + [lambda v=v: time_arrsh(case, v) for v in variants]
+        times = [[] for _ in runs]
         for r in range(args.rounds):
-            turn = r % len(runs)
-            for label, run in runs[turn:] + runs[:turn]:
-                times[label].append(run())
-        numpy = statistics.median(times["numpy"])
+            for i in range(len(runs)):
+                turned = (i + r) % len(runs)
+                times[turned].append(runs[turned]())
+        numpy_times, *variant_times = times
+        numpy = statistics.median(numpy_times)
         line = f"{case.n}² {case.dtype}, {case.threads} thread(s): NumPy {numpy * 1e3:.2f} ms"
-        for variant in variants:
-            median = statistics.median(times[variant.label])
-            paired = statistics.median(
-                t / n for t, n in zip(times[variant.label], times["numpy"])
-            )
+        for variant, rounds in zip(variants, variant_times):
+            median = statistics.median(rounds)
+            paired = statistics.median(t / n for t, n in zip(rounds, numpy_times))
             ratios = f"{median / numpy:.3f}, paired {paired:.3f}"
             line += f" | {variant.label} {median * 1e3:.2f} ms ({ratios})"
         print(line, flush=True)
