@@ -134,7 +134,8 @@ def main():
     variants = [Variant.parse(v, args.arrsh) for v in args.variant or ["arrsh"]]
     print(machine_line(), flush=True)
     for case in args.cases:
-        # NumPy's process first, then each variant's; `times[i]` holds process i's rounds.
+        # `runs[0]` times NumPy, `runs[1:]` the variants; `times[i]` holds run i's rounds, whatever
+        # the round's order.
         runs = [lambda: time_numpy(case)] + [lambda v=v: time_arrsh(case, v) for v in variants]
         times = [[] for _ in runs]
         for r in range(args.rounds):
