@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Compare cpu matrix products of arrsh builds or settings with NumPy's, in alternating processes.
+"""Compare cpu matrix products of arrsh builds or settings with NumPy's, in turn or side by side.
 
-    python3 bench/matmul_rounds.py [--rounds R] [--arrsh PATH] [--variant SPEC ...] CASE ...
+    python3 bench/matmul_rounds.py [--rounds R] [--arrsh PATH] [--variant SPEC ...] [--together] CASE ...
 
 CASE is N:DTYPE:THREADS:REPS, e.g. 2000:f64:1:5 — an N×N product of f64 or f32 on THREADS
 threads (arrsh's --threads, the BLAS thread variables for NumPy, as run.py sets them), timed REPS times in one process
@@ -17,6 +17,11 @@ median of the rounds' own ratios (`paired`: each variant against the NumPy proce
 round, which follows a host whose speed changes from one round to the next more closely).
 NumPy's processes run without OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE, as run.py's do.
 
+With --together, a round's processes run at the same time, each on THREADS cores of its own
+(the cores turning by one process each round): all set up their operands, then all start their
+products at once, so that a host whose clock moves from second to second gives them the same
+clock. It needs as many cores as the processes' threads together.
+
 A variant is LABEL or LABEL:KEY=VALUE,KEY=VALUE: environment settings for arrsh's process,
 where the key `bin` names another arrsh binary instead. Without --variant, one variant,
 `arrsh`, runs --arrsh as it is. Python 3.11 standard library and NumPy only.
@@ -31,10 +36,14 @@ from dataclasses import dataclass
 
 from run import BLAS_THREAD_VARIABLES, DEFAULT_ARRSH, cpu_model, numpy_env
 
-ARR_SCRIPT = """a = astype(rand([{n}, {n}]), {dtype})
+# Each script is its setup, then its timed products. Run together, a process says `ready` after
+# its setup and waits: arrsh, read line by line as its shell does, for the timed part; NumPy's for
+# a line on its standard input.
+ARR_SETUP = """a = astype(rand([{n}, {n}]), {dtype})
 b = astype(rand([{n}, {n}]), {dtype})
 {warm}
-ts = zeros([{reps}])
+"""
+ARR_TIMED = """ts = zeros([{reps}])
 for r in range({reps}) {{
     t = clock()
     c = a @ b
@@ -43,18 +52,20 @@ for r in range({reps}) {{
 print(median(ts))
 """
 
-NUMPY_SCRIPT = """import numpy as np, statistics, time
+NUMPY_SETUP = """import numpy as np, statistics, sys, time
 dtype = np.{numpy_dtype}
 a = np.random.rand({n}, {n}).astype(dtype)
 b = np.random.rand({n}, {n}).astype(dtype)
 {warm}
-ts = []
+"""
+NUMPY_TIMED = """ts = []
 for r in range({reps}):
     t = time.perf_counter()
     c = a @ b
     ts.append(time.perf_counter() - t)
 print(statistics.median(ts))
 """
+READY = "ready"
 
 NUMPY_DTYPES = {"f64": "float64", "f32": "float32"}
 
@@ -99,23 +110,83 @@ def seconds_from(output, what):
         sys.exit(f"{what} printed no time:\n{output.stdout}{output.stderr}")
 
 
-def time_arrsh(case, variant):
+@dataclass
+class Process:
+    """One timed process: its command and environment, what it reads before its products (all
+    of its script when run alone) and what it reads to start them when run together."""
+
+    what: str
+    command: list
+    env: dict
+    first_input: str
+    start_input: str = ""
+
+
+def arrsh_process(case, variant, together):
+    setup, timed = ARR_SETUP.format(**case.fields()), ARR_TIMED.format(**case.fields())
+    what = f"arrsh ({variant.label})"
+    command = [variant.binary, "--threads", str(case.threads)]
     env = {**os.environ, **variant.env}
-    command = [variant.binary, "--threads", str(case.threads), "-"]
-    script = ARR_SCRIPT.format(**case.fields())
-    output = subprocess.run(command, input=script, capture_output=True, text=True, env=env)
-    return seconds_from(output, f"arrsh ({variant.label})")
+    if together:
+        return Process(what, command, env, setup + f'print("{READY}")\n', timed)
+    return Process(what, command + ["-"], env, setup + timed)
 
 
-def time_numpy(case):
+def numpy_process(case, together):
     # Without the OpenBLAS safety variables, as run.py does: a machine whose environment sets
     # OPENBLAS_CORETYPE=Haswell would otherwise time NumPy on its AVX2 kernels.
     env = {**numpy_env(), **{name: str(case.threads) for name in BLAS_THREAD_VARIABLES}}
-    script = NUMPY_SCRIPT.format(numpy_dtype=NUMPY_DTYPES[case.dtype], **case.fields())
-    output = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, env=env
-    )
-    return seconds_from(output, "NumPy")
+    fields = dict(numpy_dtype=NUMPY_DTYPES[case.dtype], **case.fields())
+    setup, timed = NUMPY_SETUP.format(**fields), NUMPY_TIMED.format(**fields)
+    if together:
+        wait = f'print("{READY}", flush=True)\nsys.stdin.readline()\n'
+        return Process("NumPy", [sys.executable, "-c", setup + wait + timed], env, "", "go\n")
+    return Process("NumPy", [sys.executable, "-c", setup + timed], env, "")
+
+
+def run_one_by_one(processes):
+    """Each process's time, run one after another."""
+    return [
+        seconds_from(
+            subprocess.run(
+                p.command, input=p.first_input, capture_output=True, text=True, env=p.env
+            ),
+            p.what,
+        )
+        for p in processes
+    ]
+
+
+def run_together(processes, core_sets):
+    """Each process's time, process i on the cores `core_sets[i]`: all set up, then all
+    started at once, so that their products run at the same time."""
+    started = [
+        subprocess.Popen(
+            p.command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=p.env,
+            preexec_fn=lambda cores=cores: os.sched_setaffinity(0, cores),
+        )
+        for p, cores in zip(processes, core_sets)
+    ]
+    for s, p in zip(started, processes):
+        s.stdin.write(p.first_input)
+        s.stdin.flush()
+    for s, p in zip(started, processes):
+        if s.stdout.readline().strip() != READY:
+            s.kill()
+            sys.exit(f"{p.what} did not get ready:\n{s.stderr.read()}")
+    for s, p in zip(started, processes):
+        s.stdin.write(p.start_input)
+        s.stdin.close()
+    outputs = [(s.stdout.read(), s.stderr.read(), s.wait()) for s in started]
+    return [
+        seconds_from(subprocess.CompletedProcess(p.command, code, out, err), p.what)
+        for p, (out, err, code) in zip(processes, outputs)
+    ]
 
 
 def machine_line():
@@ -130,18 +201,35 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--arrsh", default=str(DEFAULT_ARRSH))
     parser.add_argument("--variant", action="append", default=[], metavar="SPEC")
+    parser.add_argument("--together", action="store_true")
     args = parser.parse_args()
+    cores = sorted(os.sched_getaffinity(0))
     variants = [Variant.parse(v, args.arrsh) for v in args.variant or ["arrsh"]]
     print(machine_line(), flush=True)
     for case in args.cases:
-        # `runs[0]` times NumPy, `runs[1:]` the variants; `times[i]` holds run i's rounds, whatever
-        # the round's order.
-        runs = [lambda: time_numpy(case)] + [lambda v=v: time_arrsh(case, v) for v in variants]
-        times = [[] for _ in runs]
+        # `processes[0]` times NumPy, `processes[1:]` the variants; `times[i]` holds process i's
+        # rounds, whatever the round's order or cores.
+        processes = [numpy_process(case, args.together)]
+        processes += [arrsh_process(case, v, args.together) for v in variants]
+        count = len(processes)
+        times = [[] for _ in processes]
+        if args.together and count * case.threads > len(cores):
+            sys.exit(f"--together: {count} processes of {case.threads} thread(s) need more cores")
         for r in range(args.rounds):
-            for i in range(len(runs)):
-                turned = (i + r) % len(runs)
-                times[turned].append(runs[turned]())
+            if args.together:
+                # Each process on its own cores, which turn by one process each round.
+                core_sets = [
+                    set(cores[((i + r) % count) * case.threads :][: case.threads])
+                    for i in range(count)
+                ]
+                round_times = run_together(processes, core_sets)
+            else:
+                order = [(i + r) % count for i in range(count)]
+                round_times = [0.0] * count
+                for i, t in zip(order, run_one_by_one([processes[i] for i in order])):
+                    round_times[i] = t
+            for process_times, t in zip(times, round_times):
+                process_times.append(t)
         numpy_times, *variant_times = times
         numpy = statistics.median(numpy_times)
         line = f"{case.n}² {case.dtype}, {case.threads} thread(s): NumPy {numpy * 1e3:.2f} ms"
