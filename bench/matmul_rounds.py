@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Compare cpu matrix products of arrsh builds or settings with NumPy's, in turn or side by side.
 
-    python3 bench/matmul_rounds.py [--rounds R] [--arrsh PATH] [--variant SPEC ...] [--together] CASE ...
+    python3 bench/matmul_rounds.py [--rounds R] [--arrsh PATH] [--variant SPEC ...] [--together]
+                                   CASE ...
 
 CASE is N:DTYPE:THREADS:REPS, e.g. 2000:f64:1:5 — an N×N product of f64 or f32 on THREADS
 threads (arrsh's --threads, the BLAS thread variables for NumPy, as run.py sets them), timed REPS times in one process
@@ -123,7 +124,8 @@ class Process:
 
 
 def arrsh_process(case, variant, together):
-    setup, timed = ARR_SETUP.format(**case.fields()), ARR_TIMED.format(**case.fields())
+    fields = case.fields()
+    setup, timed = ARR_SETUP.format(**fields), ARR_TIMED.format(**fields)
     what = f"arrsh ({variant.label})"
     command = [variant.binary, "--threads", str(case.threads)]
     env = {**os.environ, **variant.env}
@@ -144,17 +146,12 @@ def numpy_process(case, together):
     return Process("NumPy", [sys.executable, "-c", setup + timed], env, "")
 
 
-def run_one_by_one(processes):
-    """Each process's time, run one after another."""
-    return [
-        seconds_from(
-            subprocess.run(
-                p.command, input=p.first_input, capture_output=True, text=True, env=p.env
-            ),
-            p.what,
-        )
-        for p in processes
-    ]
+def run_alone(p):
+    """The process's time, run on its own."""
+    output = subprocess.run(
+        p.command, input=p.first_input, capture_output=True, text=True, env=p.env
+    )
+    return seconds_from(output, p.what)
 
 
 def run_together(processes, core_sets):
@@ -224,10 +221,9 @@ def main():
                 ]
                 round_times = run_together(processes, core_sets)
             else:
-                order = [(i + r) % count for i in range(count)]
                 round_times = [0.0] * count
-                for i, t in zip(order, run_one_by_one([processes[i] for i in order])):
-                    round_times[i] = t
+                for i in ((i + r) % count for i in range(count)):
+                    round_times[i] = run_alone(processes[i])
             for process_times, t in zip(times, round_times):
                 process_times.append(t)
         numpy_times, *variant_times = times
