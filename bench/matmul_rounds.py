@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""Compare cpu matrix products of arrsh builds or settings with NumPy's, in turn or side by side.
+"""Compare cpu matrix products of arrsh builds or settings with NumPy's: in turn, side by side, or
+taking turns.
 
-    python3 bench/matmul_rounds.py [--rounds R] [--arrsh PATH] [--variant SPEC ...] [--together]
-                                   CASE ...
+    python3 bench/matmul_rounds.py [--rounds R] [--arrsh PATH] [--variant SPEC ...]
+                                   [--together | --alternate TURNS] CASE ...
 
 CASE is N:DTYPE:THREADS:REPS, e.g. 2000:f64:1:5 — an N×N product of f64 or f32 on THREADS
-threads (arrsh's --threads, the BLAS thread variables for NumPy, as run.py sets them), timed REPS times in one process
-after one untimed product; REPS 0 times one product with none before it (the first product
-then pays for fresh memory, as a user's first one does).
+threads (arrsh's --threads, the BLAS thread variables for NumPy, as run.py sets them), timed
+REPS times in one process after one untimed product; REPS 0 times one product with none before
+it (the first product then pays for fresh memory, as a user's first one does).
 
 Each round runs a NumPy process and one arrsh process per variant, so that a machine whose
 speed drifts (a shared host, a turbo that comes and goes) drifts for all of them alike; the
@@ -23,6 +24,12 @@ With --together, a round's processes run at the same time, each on THREADS cores
 products at once, so that a host whose clock moves from second to second gives them the same
 clock. It needs as many cores as the processes' threads together.
 
+With --alternate TURNS, a round's processes are placed so too and set up at once, then take
+turns: process after process (the order turning by one each turn) times its REPS products, TURNS
+times. No two products overlap, so none slows another down in the shared caches or memory, and
+turns a second apart see nearly the same clock. Each turn is a sample; `paired` is then the median
+of each variant's turn against NumPy's turn of the same round and turn.
+
 A variant is LABEL or LABEL:KEY=VALUE,KEY=VALUE: environment settings for arrsh's process,
 where the key `bin` names another arrsh binary instead. Without --variant, one variant,
 `arrsh`, runs --arrsh as it is. Python 3.11 standard library and NumPy only.
@@ -33,6 +40,7 @@ import os
 import statistics
 import subprocess
 import sys
+import textwrap
 from dataclasses import dataclass
 
 from run import BLAS_THREAD_VARIABLES, DEFAULT_ARRSH, cpu_model, numpy_env
@@ -64,7 +72,7 @@ for r in range({reps}):
     t = time.perf_counter()
     c = a @ b
     ts.append(time.perf_counter() - t)
-print(statistics.median(ts))
+print(statistics.median(ts), flush=True)
 """
 READY = "ready"
 
@@ -121,28 +129,33 @@ class Process:
     env: dict
     first_input: str
     start_input: str = ""
+    turn_input: str = ""
 
 
-def arrsh_process(case, variant, together):
+def arrsh_process(case, variant, mode):
     fields = case.fields()
     setup, timed = ARR_SETUP.format(**fields), ARR_TIMED.format(**fields)
     what = f"arrsh ({variant.label})"
     command = [variant.binary, "--threads", str(case.threads)]
     env = {**os.environ, **variant.env}
-    if together:
-        return Process(what, command, env, setup + f'print("{READY}")\n', timed)
-    return Process(what, command + ["-"], env, setup + timed)
+    if mode == "alone":
+        return Process(what, command + ["-"], env, setup + timed)
+    return Process(what, command, env, setup + f'print("{READY}")\n', timed, timed)
 
 
-def numpy_process(case, together):
+def numpy_process(case, mode):
     # Without the OpenBLAS safety variables, as run.py does: a machine whose environment sets
     # OPENBLAS_CORETYPE=Haswell would otherwise time NumPy on its AVX2 kernels.
     env = {**numpy_env(), **{name: str(case.threads) for name in BLAS_THREAD_VARIABLES}}
     fields = dict(numpy_dtype=NUMPY_DTYPES[case.dtype], **case.fields())
     setup, timed = NUMPY_SETUP.format(**fields), NUMPY_TIMED.format(**fields)
-    if together:
-        wait = f'print("{READY}", flush=True)\nsys.stdin.readline()\n'
+    ready = f'print("{READY}", flush=True)\n'
+    if mode == "together":
+        wait = ready + "sys.stdin.readline()\n"
         return Process("NumPy", [sys.executable, "-c", setup + wait + timed], env, "", "go\n")
+    if mode == "alternate":
+        script = setup + ready + "for line in sys.stdin:\n" + textwrap.indent(timed, "    ")
+        return Process("NumPy", [sys.executable, "-c", script], env, "", turn_input="go\n")
     return Process("NumPy", [sys.executable, "-c", setup + timed], env, "")
 
 
@@ -154,9 +167,8 @@ def run_alone(p):
     return seconds_from(output, p.what)
 
 
-def run_together(processes, core_sets):
-    """Each process's time, process i on the cores `core_sets[i]`: all set up, then all
-    started at once, so that their products run at the same time."""
+def start_ready(processes, core_sets):
+    """The processes started, process i on the cores `core_sets[i]`, once all have set up."""
     started = [
         subprocess.Popen(
             p.command,
@@ -176,6 +188,13 @@ def run_together(processes, core_sets):
         if s.stdout.readline().strip() != READY:
             s.kill()
             sys.exit(f"{p.what} did not get ready:\n{s.stderr.read()}")
+    return started
+
+
+def run_together(processes, core_sets):
+    """Each process's time, all set up on their own cores and then started at once, so that
+    their products run at the same time."""
+    started = start_ready(processes, core_sets)
     for s, p in zip(started, processes):
         s.stdin.write(p.start_input)
         s.stdin.close()
@@ -184,6 +203,25 @@ def run_together(processes, core_sets):
         seconds_from(subprocess.CompletedProcess(p.command, code, out, err), p.what)
         for p, (out, err, code) in zip(processes, outputs)
     ]
+
+
+def run_alternate(processes, core_sets, turns):
+    """Each process's time in each of `turns` turns, all set up on their own cores and then
+    taking turns, one process at a time, the order turning by one each turn."""
+    started = start_ready(processes, core_sets)
+    count = len(processes)
+    samples = [[] for _ in processes]
+    for turn in range(turns):
+        for i in ((i + turn) % count for i in range(count)):
+            s, p = started[i], processes[i]
+            s.stdin.write(p.turn_input)
+            s.stdin.flush()
+            output = subprocess.CompletedProcess(p.command, 0, s.stdout.readline(), "")
+            samples[i].append(seconds_from(output, p.what))
+    for s in started:
+        s.stdin.close()
+        s.wait()
+    return samples
 
 
 def machine_line():
@@ -198,34 +236,40 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--arrsh", default=str(DEFAULT_ARRSH))
     parser.add_argument("--variant", action="append", default=[], metavar="SPEC")
-    parser.add_argument("--together", action="store_true")
+    modes = parser.add_mutually_exclusive_group()
+    modes.add_argument("--together", action="store_const", dest="mode", const="together")
+    modes.add_argument("--alternate", type=int, metavar="TURNS")
     args = parser.parse_args()
+    mode = "alternate" if args.alternate else args.mode or "alone"
     cores = sorted(os.sched_getaffinity(0))
     variants = [Variant.parse(v, args.arrsh) for v in args.variant or ["arrsh"]]
     print(machine_line(), flush=True)
     for case in args.cases:
         # `processes[0]` times NumPy, `processes[1:]` the variants; `times[i]` holds process i's
-        # rounds, whatever the round's order or cores.
-        processes = [numpy_process(case, args.together)]
-        processes += [arrsh_process(case, v, args.together) for v in variants]
+        # samples (a round's median, or with --alternate each turn's product), whatever the
+        # round's order or cores.
+        processes = [numpy_process(case, mode)]
+        processes += [arrsh_process(case, v, mode) for v in variants]
         count = len(processes)
         times = [[] for _ in processes]
-        if args.together and count * case.threads > len(cores):
-            sys.exit(f"--together: {count} processes of {case.threads} thread(s) need more cores")
+        if mode != "alone" and count * case.threads > len(cores):
+            sys.exit(f"--{mode}: {count} processes of {case.threads} thread(s) need more cores")
         for r in range(args.rounds):
-            if args.together:
-                # Each process on its own cores, which turn by one process each round.
-                core_sets = [
-                    set(cores[((i + r) % count) * case.threads :][: case.threads])
-                    for i in range(count)
-                ]
-                round_times = run_together(processes, core_sets)
+            # Each process on its own cores, which turn by one process each round.
+            core_sets = [
+                set(cores[((i + r) % count) * case.threads :][: case.threads])
+                for i in range(count)
+            ]
+            if mode == "alternate":
+                round_samples = run_alternate(processes, core_sets, args.alternate)
+            elif mode == "together":
+                round_samples = [[t] for t in run_together(processes, core_sets)]
             else:
-                round_times = [0.0] * count
+                round_samples = [[0.0] for _ in processes]
                 for i in ((i + r) % count for i in range(count)):
-                    round_times[i] = run_alone(processes[i])
-            for process_times, t in zip(times, round_times):
-                process_times.append(t)
+                    round_samples[i] = [run_alone(processes[i])]
+            for process_times, samples in zip(times, round_samples):
+                process_times.extend(samples)
         numpy_times, *variant_times = times
         numpy = statistics.median(numpy_times)
         line = f"{case.n}² {case.dtype}, {case.threads} thread(s): NumPy {numpy * 1e3:.2f} ms"
