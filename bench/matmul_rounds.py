@@ -240,13 +240,15 @@ def main():
     modes.add_argument("--together", action="store_const", dest="mode", const="together")
     modes.add_argument("--alternate", type=int, metavar="TURNS")
     args = parser.parse_args()
+    if args.alternate is not None and args.alternate < 1:
+        parser.error("--alternate: at least one turn")
     mode = "alternate" if args.alternate else args.mode or "alone"
     cores = sorted(os.sched_getaffinity(0))
     variants = [Variant.parse(v, args.arrsh) for v in args.variant or ["arrsh"]]
     print(machine_line(), flush=True)
     for case in args.cases:
         # `processes[0]` times NumPy, `processes[1:]` the variants; `times[i]` holds process i's
-        # samples (a round's median, or with --alternate each turn's product), whatever the
+        # samples (a round's median, or with --alternate each turn's), whatever the
         # round's order or cores.
         processes = [numpy_process(case, mode)]
         processes += [arrsh_process(case, v, mode) for v in variants]
