@@ -122,14 +122,14 @@ def seconds_from(output, what):
 @dataclass
 class Process:
     """One timed process: its command and environment, what it reads before its products (all
-    of its script when run alone) and what it reads to start them when run together."""
+    of its script when run alone) and what it reads to start them when run together (once) or
+    taking turns (each turn)."""
 
     what: str
     command: list
     env: dict
     first_input: str
     start_input: str = ""
-    turn_input: str = ""
 
 
 def arrsh_process(case, variant, mode):
@@ -140,7 +140,7 @@ def arrsh_process(case, variant, mode):
     env = {**os.environ, **variant.env}
     if mode == "alone":
         return Process(what, command + ["-"], env, setup + timed)
-    return Process(what, command, env, setup + f'print("{READY}")\n', timed, timed)
+    return Process(what, command, env, setup + f'print("{READY}")\n', timed)
 
 
 def numpy_process(case, mode):
@@ -155,7 +155,7 @@ def numpy_process(case, mode):
         return Process("NumPy", [sys.executable, "-c", setup + wait + timed], env, "", "go\n")
     if mode == "alternate":
         script = setup + ready + "for line in sys.stdin:\n" + textwrap.indent(timed, "    ")
-        return Process("NumPy", [sys.executable, "-c", script], env, "", turn_input="go\n")
+        return Process("NumPy", [sys.executable, "-c", script], env, "", "go\n")
     return Process("NumPy", [sys.executable, "-c", setup + timed], env, "")
 
 
@@ -214,7 +214,7 @@ def run_alternate(processes, core_sets, turns):
     for turn in range(turns):
         for i in ((i + turn) % count for i in range(count)):
             s, p = started[i], processes[i]
-            s.stdin.write(p.turn_input)
+            s.stdin.write(p.start_input)
             s.stdin.flush()
             output = subprocess.CompletedProcess(p.command, 0, s.stdout.readline(), "")
             samples[i].append(seconds_from(output, p.what))
@@ -267,9 +267,9 @@ def main():
             elif mode == "together":
                 round_samples = [[t] for t in run_together(processes, core_sets)]
             else:
-                round_samples = [[0.0] for _ in processes]
+                round_samples = [[] for _ in processes]
                 for i in ((i + r) % count for i in range(count)):
-                    round_samples[i] = [run_alone(processes[i])]
+                    round_samples[i].append(run_alone(processes[i]))
             for process_times, samples in zip(times, round_samples):
                 process_times.extend(samples)
         numpy_times, *variant_times = times
