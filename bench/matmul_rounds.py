@@ -3,7 +3,7 @@
 taking turns.
 
     python3 bench/matmul_rounds.py [--rounds R] [--arrsh PATH] [--variant SPEC ...]
-                                   [--together | --alternate TURNS] CASE ...
+                                   [--together | --alternate TURNS [--same-cores]] CASE ...
 
 CASE is N:DTYPE:THREADS:REPS, e.g. 2000:f64:1:5 — an N×N product of f64 or f32 on THREADS
 threads (arrsh's --threads, the BLAS thread variables for NumPy, as run.py sets them), timed
@@ -28,7 +28,10 @@ With --alternate TURNS, a round's processes are placed so too and set up at once
 turns: process after process (the order turning by one each turn) times its REPS products, TURNS
 times. No two products overlap, so none slows another down in the shared caches or memory, and
 turns a second apart see nearly the same clock. Each turn is a sample; `paired` is then the median
-of each variant's turn against NumPy's turn of the same round and turn.
+of each variant's turn against NumPy's turn of the same round and turn. With --same-cores as well,
+all of a round's processes share the same THREADS cores (the next ones each round), so that a core
+slower than the others (a shared host's busy neighbour on it) slows NumPy's turns and arrsh's alike;
+any number of processes then fits.
 
 A variant is LABEL or LABEL:KEY=VALUE,KEY=VALUE: environment settings for arrsh's process,
 where the key `bin` names another arrsh binary instead. Without --variant, one variant,
@@ -206,8 +209,9 @@ def run_together(processes, core_sets):
 
 
 def run_alternate(processes, core_sets, turns):
-    """Each process's time in each of `turns` turns, all set up on their own cores and then
-    taking turns, one process at a time, the order turning by one each turn."""
+    """Each process's time in each of `turns` turns, all set up on their cores (process i on
+    `core_sets[i]`) and then taking turns, one process at a time, the order turning by one each
+    turn."""
     started = start_ready(processes, core_sets)
     count = len(processes)
     samples = [[] for _ in processes]
@@ -239,9 +243,12 @@ def main():
     modes = parser.add_mutually_exclusive_group()
     modes.add_argument("--together", action="store_const", dest="mode", const="together")
     modes.add_argument("--alternate", type=int, metavar="TURNS")
+    parser.add_argument("--same-cores", action="store_true")
     args = parser.parse_args()
     if args.alternate is not None and args.alternate < 1:
         parser.error("--alternate: at least one turn")
+    if args.same_cores and args.alternate is None:
+        parser.error("--same-cores: only with --alternate")
     mode = "alternate" if args.alternate else args.mode or "alone"
     cores = sorted(os.sched_getaffinity(0))
     variants = [Variant.parse(v, args.arrsh) for v in args.variant or ["arrsh"]]
@@ -254,14 +261,19 @@ def main():
         processes += [arrsh_process(case, v, mode) for v in variants]
         count = len(processes)
         times = [[] for _ in processes]
-        if mode != "alone" and count * case.threads > len(cores):
+        needed = case.threads if args.same_cores else count * case.threads
+        if mode != "alone" and needed > len(cores):
             sys.exit(f"--{mode}: {count} processes of {case.threads} thread(s) need more cores")
         for r in range(args.rounds):
-            # Each process on its own cores, which turn by one process each round.
-            core_sets = [
-                set(cores[((i + r) % count) * case.threads :][: case.threads])
-                for i in range(count)
-            ]
+            if args.same_cores:
+                shared = {cores[(r * case.threads + j) % len(cores)] for j in range(case.threads)}
+                core_sets = [shared] * count
+            else:
+                # Each process on its own cores, which turn by one process each round.
+                core_sets = [
+                    set(cores[((i + r) % count) * case.threads :][: case.threads])
+                    for i in range(count)
+                ]
             if mode == "alternate":
                 round_samples = run_alternate(processes, core_sets, args.alternate)
             elif mode == "together":
