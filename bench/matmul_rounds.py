@@ -162,6 +162,12 @@ def numpy_process(case, mode):
     return Process("NumPy", [sys.executable, "-c", setup + timed], env, "")
 
 
+def turned(count, by):
+    """Indices 0 … count-1, starting at `by` and wrapping round: each round or turn starts with
+    the next process, so that none is always first."""
+    return [(i + by) % count for i in range(count)]
+
+
 def run_alone(p):
     """The process's time, run on its own."""
     output = subprocess.run(
@@ -216,7 +222,7 @@ def run_alternate(processes, core_sets, turns):
     count = len(processes)
     samples = [[] for _ in processes]
     for turn in range(turns):
-        for i in ((i + turn) % count for i in range(count)):
+        for i in turned(count, turn):
             s, p = started[i], processes[i]
             s.stdin.write(p.start_input)
             s.stdin.flush()
@@ -263,7 +269,7 @@ def main():
         times = [[] for _ in processes]
         needed = case.threads if args.same_cores else count * case.threads
         if mode != "alone" and needed > len(cores):
-            sys.exit(f"--{mode}: {count} processes of {case.threads} thread(s) need more cores")
+            sys.exit(f"--{mode}: {count} processes of {case.threads} thread(s) need {needed} cores")
         for r in range(args.rounds):
             if args.same_cores:
                 shared = {cores[(r * case.threads + j) % len(cores)] for j in range(case.threads)}
@@ -280,7 +286,7 @@ def main():
                 round_samples = [[t] for t in run_together(processes, core_sets)]
             else:
                 round_samples = [[] for _ in processes]
-                for i in ((i + r) % count for i in range(count)):
+                for i in turned(count, r):
                     round_samples[i].append(run_alone(processes[i]))
             for process_times, samples in zip(times, round_samples):
                 process_times.extend(samples)
