@@ -7,8 +7,9 @@ taking turns.
 
 CASE is N:DTYPE:THREADS:REPS, e.g. 2000:f64:1:5 — an N×N product of f64 or f32 on THREADS
 threads (arrsh's --threads, the BLAS thread variables for NumPy, as run.py sets them), timed
-REPS times in one process after one untimed product; REPS 0 times one product with none before
-it (the first product then pays for fresh memory, as a user's first one does).
+REPS times in one process after three untimed products (one, then a loop of two: the timed
+loop's shape); REPS 0 times one product with none before it (the first product then pays for
+fresh memory, as a user's first one does).
 
 Each round runs a NumPy process and one arrsh process per variant, so that a machine whose
 speed drifts (a shared host, a turbo that comes and goes) drifts for all of them alike; the
@@ -26,8 +27,9 @@ clock. It needs as many cores as the processes' threads together.
 
 With --alternate TURNS, a round's processes are placed so too and set up at once, then take
 turns: process after process (the order turning by one each turn) times its REPS products, TURNS
-times. No two products overlap, so none slows another down in the shared caches or memory, and
-turns a second apart see nearly the same clock. Each turn is a sample; `paired` is then the median
+times (on more than one thread, each turn 0.3 s after the last, once OpenBLAS's workers have
+stopped spinning). No two products overlap, so none slows another down in the shared caches or
+memory, and turns a second apart see nearly the same clock. Each turn is a sample; `paired` is then the median
 of each variant's turn against NumPy's turn of the same round and turn. With --same-cores as well,
 all of a round's processes share the same THREADS cores (the next ones each round), so that a core
 slower than the others (a shared host's busy neighbour on it) slows NumPy's turns and arrsh's alike;
@@ -44,6 +46,7 @@ import statistics
 import subprocess
 import sys
 import textwrap
+import time
 from dataclasses import dataclass
 
 from run import BLAS_THREAD_VARIABLES, DEFAULT_ARRSH, cpu_model, numpy_env
@@ -53,8 +56,16 @@ from run import BLAS_THREAD_VARIABLES, DEFAULT_ARRSH, cpu_model, numpy_env
 # a line on its standard input.
 ARR_SETUP = """a = astype(rand([{n}, {n}]), {dtype})
 b = astype(rand([{n}, {n}]), {dtype})
-{warm}
+{arr_warm}
 """
+# The warm-up is the timed loop's shape: read as shell input, a statement keeps the values it
+# replaces until it ends (to restore them if it fails), so a loop of products holds three results
+# at once, and only a warm-up that did too leaves the timed products memory already in use (fresh
+# memory made the first timed statement's products up to 1.6 times slower on a virtual machine).
+ARR_WARM = """c = a @ b
+for r in range(2) {
+    c = a @ b
+}"""
 ARR_TIMED = """ts = zeros([{reps}])
 for r in range({reps}) {{
     t = clock()
@@ -68,8 +79,11 @@ NUMPY_SETUP = """import numpy as np, statistics, sys, time
 dtype = np.{numpy_dtype}
 a = np.random.rand({n}, {n}).astype(dtype)
 b = np.random.rand({n}, {n}).astype(dtype)
-{warm}
+{numpy_warm}
 """
+NUMPY_WARM = """c = a @ b
+for r in range(2):
+    c = a @ b"""
 NUMPY_TIMED = """ts = []
 for r in range({reps}):
     t = time.perf_counter()
@@ -78,6 +92,11 @@ for r in range({reps}):
 print(statistics.median(ts), flush=True)
 """
 READY = "ready"
+# Taking turns on more than one thread, a turn starts this long after the last one ended:
+# OpenBLAS's workers keep spinning after a product (2^28 cycles by default, about 0.1 s), and a
+# turn that started at once shared the cores with them (on 16 threads of a 16-core host, 500² f32
+# took 3.3 times NumPy's time right after NumPy's turn, 1.3 times after another arrsh's).
+WORKERS_SPIN_SECONDS = 0.3
 
 NUMPY_DTYPES = {"f64": "float64", "f32": "float32"}
 
@@ -97,8 +116,14 @@ class Case:
         return Case(int(n), dtype, int(threads), int(reps))
 
     def fields(self):
-        warm = "c = a @ b" if self.reps else ""
-        return dict(n=self.n, dtype=self.dtype, reps=max(self.reps, 1), warm=warm)
+        arr_warm, numpy_warm = (ARR_WARM, NUMPY_WARM) if self.reps else ("", "")
+        return dict(
+            n=self.n,
+            dtype=self.dtype,
+            reps=max(self.reps, 1),
+            arr_warm=arr_warm,
+            numpy_warm=numpy_warm,
+        )
 
 
 @dataclass
@@ -214,15 +239,16 @@ def run_together(processes, core_sets):
     ]
 
 
-def run_alternate(processes, core_sets, turns):
+def run_alternate(processes, core_sets, turns, pause):
     """Each process's time in each of `turns` turns, all set up on their cores (process i on
     `core_sets[i]`) and then taking turns, one process at a time, the order turning by one each
-    turn."""
+    turn, each turn `pause` seconds after the last."""
     started = start_ready(processes, core_sets)
     count = len(processes)
     samples = [[] for _ in processes]
     for turn in range(turns):
         for i in turned(count, turn):
+            time.sleep(pause)
             s, p = started[i], processes[i]
             s.stdin.write(p.start_input)
             s.stdin.flush()
@@ -281,7 +307,8 @@ def main():
                     for i in range(count)
                 ]
             if mode == "alternate":
-                round_samples = run_alternate(processes, core_sets, args.alternate)
+                pause = WORKERS_SPIN_SECONDS if case.threads > 1 else 0
+                round_samples = run_alternate(processes, core_sets, args.alternate, pause)
             elif mode == "together":
                 round_samples = [[t] for t in run_together(processes, core_sets)]
             else:
