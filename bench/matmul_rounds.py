@@ -29,11 +29,11 @@ With --alternate TURNS, a round's processes are placed so too and set up at once
 turns: process after process (the order turning by one each turn) times its REPS products, TURNS
 times (on more than one thread, each turn 0.3 s after the last, once OpenBLAS's workers have
 stopped spinning). No two products overlap, so none slows another down in the shared caches or
-memory, and turns a second apart see nearly the same clock. Each turn is a sample; `paired` is then the median
-of each variant's turn against NumPy's turn of the same round and turn. With --same-cores as well,
-all of a round's processes share the same THREADS cores (the next ones each round), so that a core
-slower than the others (a shared host's busy neighbour on it) slows NumPy's turns and arrsh's alike;
-any number of processes then fits.
+memory, and turns a second apart see nearly the same clock. Each turn is a sample; `paired` is
+then the median of each variant's turn against NumPy's turn of the same round and turn. With
+--same-cores as well, all of a round's processes share the same THREADS cores (the next ones each
+round), so that a core slower than the others (a shared host's busy neighbour on it) slows
+NumPy's turns and arrsh's alike; any number of processes then fits.
 
 A variant is LABEL or LABEL:KEY=VALUE,KEY=VALUE: environment settings for arrsh's process,
 where the key `bin` names another arrsh binary instead. Without --variant, one variant,
