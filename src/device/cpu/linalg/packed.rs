@@ -605,7 +605,13 @@ fn pack_b_panels<T: Float, const NR: usize>(
                 // A call to memmove for a wide tile's 192 bytes: inline AVX2 moves were no faster
                 // (memory, not instructions, bounds the packing).
                 Some(row) if width == NR => slot.copy_from_slice(&row[col0..col0 + NR]),
-                _ => {
+                // The last, narrower panel: slicing a view of each row here took 1.4% of a 500²
+                // f32 product on one thread.
+                Some(row) => {
+                    slot[..width].copy_from_slice(&row[col0..]);
+                    slot[width..].fill(T::zero());
+                }
+                None => {
                     let values = b_row.slice(s![col0..col0 + width]);
                     for (value, &b_value) in slot.iter_mut().zip(values) {
                         *value = b_value;
