@@ -384,6 +384,7 @@ impl<T: Float, const NR: usize> Slab<'_, T, NR> {
                     rows: MR.min(rows - tile_row0),
                     cols: NR.min(self.cols - tile_col0),
                     first: self.first,
+                    a_ahead: AheadLines::NONE,
                 };
                 let c_tile = &mut c_rows[offset(tile_row0, tile_col0)..];
                 #[cfg(target_arch = "x86_64")]
@@ -406,14 +407,41 @@ struct SharedResult<T>(*mut T);
 unsafe impl<T> Sync for SharedResult<T> {}
 
 /// Where a register tile lands in `c`: the row stride, the valid rows and
-/// columns (fewer than `MR × NR` at the matrix edges), and whether the tile
-/// is set (first slab) or added to.
+/// columns (fewer than `MR × NR` at the matrix edges), whether the tile
+/// is set (first slab) or added to, and the lines of a later A panel it asks for.
 #[derive(Clone, Copy)]
 pub struct TileShape {
     ldc: usize,
     rows: usize,
     cols: usize,
     first: bool,
+    a_ahead: AheadLines,
+}
+
+/// Cache lines from `start` that a wide tile asks L2 for, one every `UNROLLED_STEPS` steps.
+#[derive(Clone, Copy)]
+pub struct AheadLines {
+    start: *const u8,
+    count: usize,
+}
+
+impl AheadLines {
+    const NONE: Self = Self {
+        start: std::ptr::null(),
+        count: 0,
+    };
+
+    /// The share of `panel` (`values` long) that tile `tile` of a row of `tiles` asks for: the
+    /// row's tiles ask for all of it between them.
+    fn share_of<T>(panel: *const T, values: usize, tile: usize, tiles: usize) -> Self {
+        let lines = (values * size_of::<T>()).div_ceil(CACHE_LINE);
+        let share = lines.div_ceil(tiles.max(1));
+        let first = (tile * share).min(lines);
+        Self {
+            start: panel.cast::<u8>().wrapping_add(first * CACHE_LINE),
+            count: share.min(lines - first),
+        }
+    }
 }
 
 /// `micro_kernel` compiled for AVX2 and FMA, with the tile of `c` prefetched
@@ -646,6 +674,29 @@ pub(super) mod tests {
             .num_threads(7)
             .build()
             .unwrap()
+    }
+
+    /// A row's tiles ask for every line of the panel once between them, in order, however many
+    /// tiles the row has (more than the panel has lines too).
+    #[test]
+    fn a_rows_tiles_share_the_next_panel() {
+        let panel = [0.0f32; 12 * 341];
+        let lines = (panel.len() * 4).div_ceil(CACHE_LINE);
+        for tiles in [1, 5, 12, 16, lines, lines + 7] {
+            let mut next = panel.as_ptr().cast::<u8>();
+            for tile in 0..tiles {
+                let ahead = AheadLines::share_of(panel.as_ptr(), panel.len(), tile, tiles);
+                assert!(
+                    ahead.count == 0 || ahead.start == next,
+                    "{tiles} tiles, tile {tile}"
+                );
+                next = next.wrapping_add(ahead.count * CACHE_LINE);
+            }
+            assert_eq!(
+                next,
+                panel.as_ptr().cast::<u8>().wrapping_add(lines * CACHE_LINE)
+            );
+        }
     }
 
     /// Panels packed together hold what each would alone: `b`'s values of their columns, step

@@ -14,7 +14,7 @@ use super::on_demand::{OnDemand, PackPanels};
 use super::streamed::block_bytes;
 use super::{
     blocks_of, pack_a_panels, pack_b_panels, quarter_of_cache_bytes, wide_tile_fitted, wide_tiles,
-    SharedResult, TileShape,
+    AheadLines, SharedResult, TileShape,
 };
 use crate::base::interrupt::Stop;
 use crate::device::cpu::linalg::{Float, Panels};
@@ -158,6 +158,7 @@ fn grid_in_tasks<T: Float, const MR: usize, const NR: usize>(
                                     rows: MR.min(m - i * MR),
                                     cols: NR.min(n - j * NR),
                                     first: first_part && depth0 == 0,
+                                    a_ahead: AheadLines::NONE,
                                 };
                                 // Along the row of tiles, then to the start of the next.
                                 let (next_i, next_j) = if j + 1 < block.end {

@@ -9,7 +9,7 @@
 //! taken apart once, when the tile is stored.
 
 #[cfg(target_arch = "x86_64")]
-use super::{TileShape, B_AHEAD_STEPS, UNROLLED_STEPS, WIDE_MR, WIDE_VECTORS};
+use super::{TileShape, B_AHEAD_STEPS, CACHE_LINE, UNROLLED_STEPS, WIDE_MR, WIDE_VECTORS};
 #[cfg(target_arch = "x86_64")]
 use crate::device::cpu::linalg::Float;
 
@@ -41,8 +41,9 @@ pub(super) unsafe fn wide_tile_fitted<T: Float, const STREAM_B: bool, const B_IN
 #[cfg(target_arch = "x86_64")]
 pub trait WideTile: Sized {
     /// `c += a · b` for one tile of `WIDE_MR` rows of `VECTORS` registers (`=` in the first
-    /// slab), prefetching the rows of `next_tile` meanwhile, and with `STREAM_B` the B panel's
-    /// values `B_AHEAD_STEPS` steps ahead (a panel that streams from L2). With `B_IN_PLACE`,
+    /// slab), prefetching the rows of `next_tile` meanwhile, the lines of `tile.a_ahead` into
+    /// L2, and with `STREAM_B` the B panel's values `B_AHEAD_STEPS` steps ahead (a panel that
+    /// streams from L2). With `B_IN_PLACE`,
     /// `b` is not a packed panel but `b` itself, its steps `b_stride` values apart, of which only
     /// the tile's `tile.cols` columns are read. A panel at the right edge of `b` with fewer
     /// columns than `WIDE_VECTORS` registers hold takes one register: 500 f32 columns are 15
@@ -146,7 +147,13 @@ macro_rules! wide_tile_kernel {
                 }
                 // The rest `UNROLLED_STEPS` at a time.
                 let mut step = first_steps;
+                let mut ahead_line = 0;
                 while step + UNROLLED_STEPS <= depth {
+                    if ahead_line < tile.a_ahead.count {
+                        let line = tile.a_ahead.start.wrapping_add(ahead_line * CACHE_LINE);
+                        _mm_prefetch::<_MM_HINT_T1>(line.cast());
+                        ahead_line += 1;
+                    }
                     for offset in 0..UNROLLED_STEPS {
                         multiply_add(step + offset);
                     }
