@@ -43,11 +43,11 @@ pub trait WideTile: Sized {
     /// `c += a · b` for one tile of `WIDE_MR` rows of `VECTORS` registers (`=` in the first
     /// slab), prefetching the rows of `next_tile` meanwhile, the lines of `tile.a_ahead` into
     /// L2, and with `STREAM_B` the B panel's values `B_AHEAD_STEPS` steps ahead (a panel that
-    /// streams from L2). With `B_IN_PLACE`,
-    /// `b` is not a packed panel but `b` itself, its steps `b_stride` values apart, of which only
-    /// the tile's `tile.cols` columns are read. A panel at the right edge of `b` with fewer
-    /// columns than `WIDE_VECTORS` registers hold takes one register: 500 f32 columns are 15
-    /// panels of 32 and one of 20, and a whole panel there would spend multiply-adds on padding.
+    /// streams from L2). With `B_IN_PLACE`, `b` is not a packed panel but `b` itself, its steps
+    /// `b_stride` values apart, of which only the tile's `tile.cols` columns are read. A panel
+    /// at the right edge of `b` with fewer columns than `WIDE_VECTORS` registers hold takes one
+    /// register: 500 f32 columns are 15 panels of 32 and one of 20, and a whole panel there
+    /// would spend multiply-adds on padding.
     ///
     /// # Safety
     /// The cpu has AVX-512F; `a` holds `depth · WIDE_MR` values, `b` holds `depth` rows of
