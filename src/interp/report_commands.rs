@@ -187,7 +187,7 @@ pub(super) fn report_tables(interp: &mut Interpreter, tables: &[&comfy_table::Ta
 }
 
 pub fn devices(interp: &mut Interpreter) -> Result<()> {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = crate::device::cpu::threads::cores();
     let mut table = report::table(&["device", "", "details"]);
     let placement = interp.placement();
     let mark = |d: Device| match placement {

@@ -6,7 +6,12 @@
 //! resize its global pool, and the interpreter cannot move to a pool's thread
 //! (its state is not `Send`), so each parallel loop enters the pool itself.
 //! The setting is the process's, as OpenBLAS's thread count is NumPy's.
+//! Where the threads run is `pinning`'s.
 
+mod pinning;
+
+use pinning::Placement;
+pub use pinning::{cores, placed};
 use rayon::{ThreadPool, ThreadPoolBuilder};
 use std::cell::Cell;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
@@ -77,7 +82,6 @@ fn global_count() -> usize {
     static COUNT: OnceLock<usize> = OnceLock::new();
     *COUNT.get_or_init(|| {
         let variable = |name: &str| -> Option<usize> { std::env::var(name).ok()?.parse().ok() };
-        let cores = || std::thread::available_parallelism().map_or(1, |n| n.get());
         match variable("RAYON_NUM_THREADS") {
             Some(n @ 1..) => n,
             Some(0) => cores(),
@@ -107,17 +111,19 @@ pub fn join_global_pool_from_this_thread() {
     JOINS.set(true);
 }
 
-fn join_global_pool_if_asked() {
-    if JOINS.replace(false) {
+/// Starts rayon's global pool at the first parallel loop there, its threads placed
+/// (`Placement`), the calling thread one of them if it asked (`join_global_pool_from_this_thread`).
+fn start_global_pool() {
+    static STARTED: OnceLock<()> = OnceLock::new();
+    STARTED.get_or_init(|| {
         let threads = global_count();
-        if threads >= 2 {
-            // Fails only if the pool already started, which leaves the loops as they were.
-            let _ = ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .use_current_thread()
-                .build_global();
+        let joins = JOINS.replace(false) && threads >= 2;
+        let (builder, placement) = placed_builder(threads, joins);
+        // Fails only if the pool already started, which leaves the loops as they were.
+        if builder.build_global().is_ok() && joins {
+            placement.join();
         }
-    }
+    });
 }
 
 /// Runs `op` in the workers' pool, so that its parallel loops use the set count.
@@ -125,7 +131,7 @@ pub fn install<R: Send>(op: impl FnOnce() -> R + Send) -> R {
     match current() {
         Some(pool) => pool.install(op),
         None => {
-            join_global_pool_if_asked();
+            start_global_pool();
             op()
         }
     }
@@ -158,17 +164,30 @@ pub fn install_at_most<R: Send>(most: usize, op: impl FnOnce() -> R + Send) -> R
 
 /// A pool of `threads` threads named `name-k`, the calling thread one of them when `with_this_thread`.
 fn pool(name: &'static str, threads: usize, with_this_thread: bool) -> Result<ThreadPool, String> {
+    let (builder, placement) = placed_builder(threads, with_this_thread);
+    let pool = builder
+        .thread_name(move |k| format!("{name}-{k}"))
+        .build()
+        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    if with_this_thread {
+        placement.join();
+    }
+    Ok(pool)
+}
+
+/// A pool of `threads` whose workers place themselves (`Placement`), the calling thread one of
+/// them when `with_this_thread` (which, once the pool is built, `Placement::join` places).
+fn placed_builder(threads: usize, with_this_thread: bool) -> (ThreadPoolBuilder, Placement) {
+    let placement = Placement::of_pool(threads);
     let builder = ThreadPoolBuilder::new()
         .num_threads(threads)
-        .thread_name(move |k| format!("{name}-{k}"));
+        .start_handler(move |index| placement.start_worker(index));
     let builder = if with_this_thread {
         builder.use_current_thread()
     } else {
         builder
     };
-    builder
-        .build()
-        .map_err(|e| format!("cannot start {threads} threads: {e}"))
+    (builder, placement)
 }
 
 fn current() -> Option<Arc<ThreadPool>> {

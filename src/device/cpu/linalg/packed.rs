@@ -114,7 +114,8 @@ pub(super) fn wide_vectors() -> bool {
 /// slabs add to it. Only call it when `cpu_supported()`, and with `MR = WIDE_MR`
 /// and tiles `WIDE_TILE_ROW_BYTES` wide only when `wide_vectors()`;
 /// `depth_block` is the depth of a packed slab. False when an interrupt stopped it: then
-/// `c` is partly written.
+/// `c` is partly written. A product large enough for several threads keeps the calling thread
+/// on its own cpu while it runs (`threads::placed`).
 pub(super) fn matmul<T: Float, const MR: usize, const NR: usize>(
     a: ArrayView2<T>,
     b: ArrayView2<T>,
@@ -122,7 +123,17 @@ pub(super) fn matmul<T: Float, const MR: usize, const NR: usize>(
     depth_block: usize,
 ) -> bool {
     let stop = Stop::current();
-    threads::install(|| matmul_in_pool::<T, MR, NR>(a, b, c, depth_block, &stop));
+    let mut multiply =
+        || threads::install(|| matmul_in_pool::<T, MR, NR>(a, b, c, depth_block, &stop));
+    let work = a
+        .nrows()
+        .saturating_mul(a.ncols())
+        .saturating_mul(b.ncols());
+    if work >= PARALLEL_GEMM_MIN_WORK {
+        threads::placed(multiply);
+    } else {
+        multiply();
+    }
     !stop.requested()
 }
 
