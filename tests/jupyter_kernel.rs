@@ -7,6 +7,15 @@ mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+/// The tests' kernels start one at a time: a client picks free ports and the kernel binds them a
+/// moment later, and a kernel of another test started in between once took one of them
+/// (`Address already in use`).
+fn one_kernel_at_a_time() -> MutexGuard<'static, ()> {
+    static KERNELS: Mutex<()> = Mutex::new(());
+    KERNELS.lock().unwrap_or_else(PoisonError::into_inner)
+}
 
 fn arrsh(args: &[&str], data_dir: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_arrsh"))
@@ -38,6 +47,7 @@ fn jupyter_client_or_skip() -> bool {
 /// file for the kernel's own stderr, shown if the program fails); the program must succeed.
 /// Returns the data directory.
 fn run_client(test: &str, name: &str, script: &str, args: &[&str], kernel_log: bool) -> PathBuf {
+    let _kernel = one_kernel_at_a_time();
     let dir = common::work_dir("jupyter", test);
     let data = dir.join("data");
     let installed = arrsh(&["kernel", "install", "--user", "--name", name], &data);
@@ -157,6 +167,7 @@ fn kernelspecs_are_installed_and_removed_with_clear_errors() {
 /// Runs `cells` in turn in a kernel started with `env`, driven over ZeroMQ from Rust (no Python
 /// client needed): each cell's outcome, `Err` with the error's text when it failed.
 fn run_cells(test: &str, env: &[(&str, &str)], cells: &[&str]) -> Vec<Result<(), String>> {
+    let _kernel = one_kernel_at_a_time();
     let dir = common::work_dir("jupyter", test);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
