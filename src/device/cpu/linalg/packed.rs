@@ -123,13 +123,15 @@ pub(super) fn matmul<T: Float, const MR: usize, const NR: usize>(
     depth_block: usize,
 ) -> bool {
     let stop = Stop::current();
-    let mut multiply =
-        || threads::install(|| matmul_in_pool::<T, MR, NR>(a, b, c, depth_block, &stop));
-    let work = a
+    let enough_work = a
         .nrows()
         .saturating_mul(a.ncols())
-        .saturating_mul(b.ncols());
-    if work >= PARALLEL_GEMM_MIN_WORK {
+        .saturating_mul(b.ncols())
+        >= PARALLEL_GEMM_MIN_WORK;
+    let mut multiply = || {
+        threads::install(|| matmul_in_pool::<T, MR, NR>(a, b, c, depth_block, enough_work, &stop))
+    };
+    if enough_work {
         threads::placed(multiply);
     } else {
         multiply();
@@ -137,16 +139,18 @@ pub(super) fn matmul<T: Float, const MR: usize, const NR: usize>(
     !stop.requested()
 }
 
+/// `matmul` in the workers' pool, on its threads when there is `enough_work` for them.
 fn matmul_in_pool<T: Float, const MR: usize, const NR: usize>(
     a: ArrayView2<T>,
     b: ArrayView2<T>,
     c: &mut [MaybeUninit<T>],
     depth_block: usize,
+    enough_work: bool,
     stop: &Stop,
 ) {
     let ((m, k), (_, n)) = (a.dim(), b.dim());
     let threads = rayon::current_num_threads();
-    let parallel = threads > 1 && m.saturating_mul(n).saturating_mul(k) >= PARALLEL_GEMM_MIN_WORK;
+    let parallel = threads > 1 && enough_work;
     #[cfg(target_arch = "x86_64")]
     if let Some(depth) = parallel
         .then(|| grid::grid_slab_depth::<T, MR, NR>(m, n, depth_block, threads))

@@ -57,6 +57,7 @@ pub(super) struct Placement {
 impl Placement {
     /// For a pool of `threads` that the calling thread is about to start.
     pub(super) fn of_pool(threads: usize) -> Self {
+        // Counted now, while the calling thread may still run on every cpu.
         cores();
         let cpus = process_cpus();
         let first = current_cpu()
