@@ -173,7 +173,7 @@ fn threads(interp: &mut Interpreter, args: &str) -> Result<Request> {
     use crate::device::cpu::threads;
     let count = match args {
         "" => {
-            let cores = crate::device::cpu::threads::cores();
+            let cores = threads::cores();
             interp.write_err(&format!(
                 "cpu worker threads: {} ({cores} cores)\n",
                 threads::in_use()
