@@ -5,7 +5,8 @@
 //! blocks of `b` and `a` are copied into contiguous panels (so any strides,
 //! transposes and negative steps are read in place, with no full copy) and a
 //! 6×8 (f64) or 6×16 (f32) register tile is updated by fused multiply-adds
-//! (8×24 or 8×48 on cpus with AVX-512, with the panels' roles swapped).
+//! (12×16 or 12×32, the rows in pairs, on cpus with AVX-512, with the panels'
+//! roles swapped).
 //! Row blocks of the result are computed in parallel with rayon. The result is
 //! not zero-filled first (the first slab of depth writes it), and the packing
 //! buffers stay with each thread between products, so a product touches no

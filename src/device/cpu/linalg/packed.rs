@@ -66,6 +66,15 @@ const WIDE_VECTORS: usize = 2;
 /// How many steps ahead a tile asks for the B panel it streams (`streamed`).
 const B_AHEAD_STEPS: usize = 8;
 
+/// Cache lines at the start of its A panel that a wide tile asks L1 for as it ends: the next
+/// tile of the row starts on the same panel, whose first lines the B panel streaming past may
+/// have pushed out of L1 (OpenBLAS's SkylakeX kernels ask for their L1 panel's first lines there
+/// too). On one thread of the 2-core AMD EPYC, in turns (paired ratios to NumPy's time, 7
+/// rounds), 1000² f32 went from 1.036–1.040 to 1.023, 3000² f32 from 1.015–1.016 to 1.004,
+/// 2000² f64 from 1.007–1.009 to 0.998, and 2000² f32 on both threads from 1.009 to 1.001;
+/// 2000² f32 on one thread stayed at 1.013. Not yet measured on the 16-core host.
+const A_HEAD_LINES: usize = 8;
+
 /// Steps of a tile's loop unrolled: fewer counter and pointer updates, which compete with the
 /// multiply-adds for their ports (AVX-512, one thread at 2000² f64: 1.06× NumPy's time before,
 /// 1.01× after; AVX2 tiles on the same cpu, 2000² f64 on one and two threads: 1.14–1.15× before,

@@ -9,7 +9,9 @@
 //! taken apart once, when the tile is stored.
 
 #[cfg(target_arch = "x86_64")]
-use super::{TileShape, B_AHEAD_STEPS, CACHE_LINE, UNROLLED_STEPS, WIDE_MR, WIDE_VECTORS};
+use super::{
+    TileShape, A_HEAD_LINES, B_AHEAD_STEPS, CACHE_LINE, UNROLLED_STEPS, WIDE_MR, WIDE_VECTORS,
+};
 #[cfg(target_arch = "x86_64")]
 use crate::device::cpu::linalg::Float;
 
@@ -42,8 +44,9 @@ pub(super) unsafe fn wide_tile_fitted<T: Float, const STREAM_B: bool, const B_IN
 pub trait WideTile: Sized {
     /// `c += a · b` for one tile of `WIDE_MR` rows of `VECTORS` registers (`=` in the first
     /// slab), prefetching the rows of `next_tile` meanwhile, the lines of `tile.a_ahead` into
-    /// L2, and with `STREAM_B` the B panel's values `B_AHEAD_STEPS` steps ahead (a panel that
-    /// streams from L2). With `B_IN_PLACE`, `b` is not a packed panel but `b` itself, its steps
+    /// L2, with `STREAM_B` the B panel's values `B_AHEAD_STEPS` steps ahead (a panel that
+    /// streams from L2), and as it ends the first `A_HEAD_LINES` cache lines of `a` into L1.
+    /// With `B_IN_PLACE`, `b` is not a packed panel but `b` itself, its steps
     /// `b_stride` values apart, of which only the tile's `tile.cols` columns are read. A panel
     /// at the right edge of `b` with fewer columns than `WIDE_VECTORS` registers hold takes one
     /// register: 500 f32 columns are 15 panels of 32 and one of 20, and a whole panel there
@@ -158,6 +161,10 @@ macro_rules! wide_tile_kernel {
                         multiply_add(step + offset);
                     }
                     step += UNROLLED_STEPS;
+                }
+                for line in 0..A_HEAD_LINES {
+                    let line = a.cast::<u8>().wrapping_add(line * CACHE_LINE);
+                    _mm_prefetch::<_MM_HINT_T0>(line.cast());
                 }
                 for step in step..depth {
                     multiply_add(step);
