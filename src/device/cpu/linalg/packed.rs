@@ -654,8 +654,8 @@ fn pack_b_panels<T: Float, const NR: usize>(
             let width = NR.min(cols - col0);
             let slot = &mut panel[step];
             match contiguous {
-                // A wide tile's 128 bytes, moved inline: AVX2 moves were no faster (memory, not
-                // instructions, bounds the packing).
+                // A tile row's 64 or 128 bytes (AVX2 or wide tiles), moved inline: AVX2 moves
+                // were no faster (memory, not instructions, bounds the packing).
                 Some(row) if width == NR => slot.copy_from_slice(&row[col0..col0 + NR]),
                 // The last, narrower panel: slicing a view of each row here took 1.4% of a 500²
                 // f32 product on one thread.
