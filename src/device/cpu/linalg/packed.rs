@@ -72,7 +72,8 @@ const B_AHEAD_STEPS: usize = 8;
 /// too). On one thread of the 2-core AMD EPYC, in turns (paired ratios to NumPy's time, 7
 /// rounds), 1000² f32 went from 1.036–1.040 to 1.023, 3000² f32 from 1.015–1.016 to 1.004,
 /// 2000² f64 from 1.007–1.009 to 0.998, and 2000² f32 on both threads from 1.009 to 1.001;
-/// 2000² f32 on one thread stayed at 1.013. Not yet measured on the 16-core host.
+/// 2000² f32 on one thread stayed at 1.013. On one (busy) start of the 16-core host it read level
+/// with the build before it, inside the spread of two identical processes.
 const A_HEAD_LINES: usize = 8;
 
 /// Steps of a tile's loop unrolled: fewer counter and pointer updates, which compete with the
