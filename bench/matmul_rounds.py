@@ -3,7 +3,8 @@
 taking turns.
 
     python3 bench/matmul_rounds.py [--rounds R] [--arrsh PATH] [--variant SPEC ...]
-                                   [--together | --alternate TURNS [--same-cores]] CASE ...
+                                   [--together | --alternate TURNS [--same-cores] |
+                                    --counters EVENTS] CASE ...
 
 CASE is N:DTYPE:THREADS:REPS, e.g. 2000:f64:1:5 — an N×N product of f64 or f32 on THREADS
 threads (arrsh's --threads, the BLAS thread variables for NumPy, as run.py sets them), timed
@@ -35,6 +36,12 @@ then the median of each variant's turn against NumPy's turn of the same round an
 round), so that a core slower than the others (a shared host's busy neighbour on it) slows
 NumPy's turns and arrsh's alike; any number of processes then fits.
 
+With --counters EVENTS (perf's event names, comma-separated), each process runs alone under
+`perf stat` twice a round, whole and with its setup and warm-up only: the difference over REPS is
+what one product counts (all of its threads), and the report gives each event's median over the
+rounds, NumPy's and each variant's, with the variant's ratio to NumPy's. Events the machine
+cannot count (a virtual machine without its hardware counters) say so.
+
 A variant is LABEL or LABEL:KEY=VALUE,KEY=VALUE: environment settings for arrsh's process,
 where the key `bin` names another arrsh binary instead. Without --variant, one variant,
 `arrsh`, runs --arrsh as it is. Python 3.11 standard library and NumPy only.
@@ -45,6 +52,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from dataclasses import dataclass
@@ -168,6 +176,8 @@ def arrsh_process(case, variant, mode):
     env = {**os.environ, **variant.env}
     if mode == "alone":
         return Process(what, command + ["-"], env, setup + timed)
+    if mode == "setup":
+        return Process(what, command + ["-"], env, setup)
     return Process(what, command, env, setup + f'print("{READY}")\n', timed)
 
 
@@ -184,6 +194,8 @@ def numpy_process(case, mode):
     if mode == "alternate":
         script = setup + ready + "for line in sys.stdin:\n" + textwrap.indent(timed, "    ")
         return Process("NumPy", [sys.executable, "-c", script], env, "", "go\n")
+    if mode == "setup":
+        return Process("NumPy", [sys.executable, "-c", setup], env, "")
     return Process("NumPy", [sys.executable, "-c", setup + timed], env, "")
 
 
@@ -199,6 +211,54 @@ def run_alone(p):
         p.command, input=p.first_input, capture_output=True, text=True, env=p.env
     )
     return seconds_from(output, p.what)
+
+
+def counts(p, events):
+    """The counts of `events` in process `p` run on its own under `perf stat`, by event; `None`
+    for an event perf could not count."""
+    with tempfile.NamedTemporaryFile("r", suffix=".csv") as report:
+        command = ["perf", "stat", "-x,", "-o", report.name, "-e", events, "--", *p.command]
+        output = subprocess.run(
+            command, input=p.first_input, capture_output=True, text=True, env=p.env
+        )
+        if output.returncode != 0:
+            sys.exit(f"{p.what} under perf stat failed:\n{output.stdout}{output.stderr}")
+        lines = report.read().splitlines()
+    # A count's line: value,unit,event,…; the value is `<not supported>` or `<not counted>` where
+    # perf could not count the event.
+    rows = [line.split(",") for line in lines if line[:1].isdigit() or line.startswith("<")]
+    return {row[2]: None if row[0].startswith("<") else float(row[0]) for row in rows}
+
+
+def report_counters(case, variants, events, rounds):
+    """Each event's count in one of `case`'s products, NumPy's and each variant's (medians over
+    `rounds`), and the variants' ratios to NumPy's."""
+    whole = [numpy_process(case, "alone")] + [arrsh_process(case, v, "alone") for v in variants]
+    setup = [numpy_process(case, "setup")] + [arrsh_process(case, v, "setup") for v in variants]
+    per_product = [[] for _ in whole]
+    for r in range(rounds):
+        for i in turned(len(whole), r):
+            total, before = counts(whole[i], events), counts(setup[i], events)
+            per_product[i].append(
+                {
+                    event: None if n is None or before.get(event) is None
+                    else (n - before[event]) / max(case.reps, 1)
+                    for event, n in total.items()
+                }
+            )
+    labels = ["NumPy"] + [v.label for v in variants]
+    print(f"{case.n}² {case.dtype}, {case.threads} thread(s), counts a product:", flush=True)
+    for event in per_product[0][0]:
+        samples = [[c[event] for c in process] for process in per_product]
+        if any(None in s for s in samples):
+            print(f"  {event}: not counted here", flush=True)
+            continue
+        numpy, *others = (statistics.median(s) for s in samples)
+        line = f"  {event}: NumPy {numpy:.4g}"
+        for label, median in zip(labels[1:], others):
+            ratio = f" ({median / numpy:.3f})" if numpy else ""
+            line += f" | {label} {median:.4g}{ratio}"
+        print(line, flush=True)
 
 
 def start_ready(processes, core_sets):
@@ -275,6 +335,7 @@ def main():
     modes = parser.add_mutually_exclusive_group()
     modes.add_argument("--together", action="store_const", dest="mode", const="together")
     modes.add_argument("--alternate", type=int, metavar="TURNS")
+    modes.add_argument("--counters", metavar="EVENTS")
     parser.add_argument("--same-cores", action="store_true")
     args = parser.parse_args()
     if args.alternate is not None and args.alternate < 1:
@@ -286,6 +347,9 @@ def main():
     variants = [Variant.parse(v, args.arrsh) for v in args.variant or ["arrsh"]]
     print(machine_line(), flush=True)
     for case in args.cases:
+        if args.counters:
+            report_counters(case, variants, args.counters, args.rounds)
+            continue
         # `processes[0]` times NumPy, `processes[1:]` the variants; `times[i]` holds process i's
         # samples (a round's median, or with --alternate each turn's), whatever the
         # round's order or cores.
