@@ -199,6 +199,11 @@ def numpy_process(case, mode):
     return Process("NumPy", [sys.executable, "-c", setup + timed], env, "")
 
 
+def case_processes(case, variants, mode):
+    """NumPy's process for `case`, then each variant's."""
+    return [numpy_process(case, mode)] + [arrsh_process(case, v, mode) for v in variants]
+
+
 def turned(count, by):
     """Indices 0 … count-1, starting at `by` and wrapping round: each round or turn starts with
     the next process, so that none is always first."""
@@ -233,8 +238,7 @@ def counts(p, events):
 def report_counters(case, variants, events, rounds):
     """Each event's count in one of `case`'s products, NumPy's and each variant's (medians over
     `rounds`), and the variants' ratios to NumPy's."""
-    whole = [numpy_process(case, "alone")] + [arrsh_process(case, v, "alone") for v in variants]
-    setup = [numpy_process(case, "setup")] + [arrsh_process(case, v, "setup") for v in variants]
+    whole, setup = case_processes(case, variants, "alone"), case_processes(case, variants, "setup")
     per_product = [[] for _ in whole]
     for r in range(rounds):
         for i in turned(len(whole), r):
@@ -242,7 +246,7 @@ def report_counters(case, variants, events, rounds):
             per_product[i].append(
                 {
                     event: None if n is None or before.get(event) is None
-                    else (n - before[event]) / max(case.reps, 1)
+                    else (n - before[event]) / case.fields()["reps"]
                     for event, n in total.items()
                 }
             )
@@ -353,8 +357,7 @@ def main():
         # `processes[0]` times NumPy, `processes[1:]` the variants; `times[i]` holds process i's
         # samples (a round's median, or with --alternate each turn's), whatever the
         # round's order or cores.
-        processes = [numpy_process(case, mode)]
-        processes += [arrsh_process(case, v, mode) for v in variants]
+        processes = case_processes(case, variants, mode)
         count = len(processes)
         times = [[] for _ in processes]
         needed = case.threads if args.same_cores else count * case.threads
