@@ -239,17 +239,16 @@ def report_counters(case, variants, events, rounds):
     """Each event's count in one of `case`'s products, NumPy's and each variant's (medians over
     `rounds`), and the variants' ratios to NumPy's."""
     whole, setup = case_processes(case, variants, "alone"), case_processes(case, variants, "setup")
+    reps = case.fields()["reps"]
     per_product = [[] for _ in whole]
     for r in range(rounds):
         for i in turned(len(whole), r):
             total, before = counts(whole[i], events), counts(setup[i], events)
-            per_product[i].append(
-                {
-                    event: None if n is None or before.get(event) is None
-                    else (n - before[event]) / case.fields()["reps"]
-                    for event, n in total.items()
-                }
-            )
+            product = {}
+            for event, n in total.items():
+                b = before.get(event)
+                product[event] = None if n is None or b is None else (n - b) / reps
+            per_product[i].append(product)
     labels = ["NumPy"] + [v.label for v in variants]
     print(f"{case.n}² {case.dtype}, {case.threads} thread(s), counts a product:", flush=True)
     for event in per_product[0][0]:
